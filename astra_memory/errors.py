@@ -1,0 +1,37 @@
+"""Named errors. Each one is a rule the agent enforces, not only a prompt it was given."""
+
+
+class AstraError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class MemoryGateError(AstraError):
+    """An edit or a diagnosis was attempted before the memory search result was delivered."""
+
+
+class ConfirmedFixGateError(AstraError):
+    """A store was attempted without a passing test run (or after an edit that voided it)."""
+
+
+class UnconfirmedOutcomeError(AstraError):
+    """The outcome string offered for storage is not the one the test run confirmed."""
+
+
+class MemoryValidationError(AstraError):
+    """A fix record, or a search request, failed validation."""
+
+
+class AgentLimitError(AstraError):
+    """A budget (model requests, tool calls, attempts, spend) is spent."""
+
+
+class WorkspaceError(AstraError):
+    """A file operation tried to leave the workspace or touch a protected path."""
+
+
+class ScenarioError(AstraError):
+    """A scenario folder is missing, malformed or has no tests."""
+
+
+class ConfigurationError(AstraError):
+    """A setting is missing or invalid; the message names the setting to change."""

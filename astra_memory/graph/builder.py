@@ -1,0 +1,45 @@
+"""Build the StateGraph. The edges are the gates; see routing.py."""
+
+from __future__ import annotations
+
+from langgraph.graph import END, START, StateGraph
+
+from astra_memory.graph.context import Context
+from astra_memory.graph.routing import (
+    route_after_investigate,
+    route_after_observe,
+    route_after_step,
+    route_after_test,
+)
+from astra_memory.graph.state import AgentState
+from astra_memory.nodes.edit import edit
+from astra_memory.nodes.investigate import investigate
+from astra_memory.nodes.memory_search import memory_search
+from astra_memory.nodes.observe import observe
+from astra_memory.nodes.report import report
+from astra_memory.nodes.store import store
+from astra_memory.nodes.test import test
+from astra_memory.nodes.tools import tools
+
+
+def build_graph() -> StateGraph:
+    builder = StateGraph(AgentState, context_schema=Context)
+    builder.add_node("observe", observe)
+    builder.add_node("memory_search", memory_search)
+    builder.add_node("investigate", investigate)
+    builder.add_node("tools", tools)
+    builder.add_node("edit", edit)
+    builder.add_node("test", test)
+    builder.add_node("store", store)
+    builder.add_node("report", report)
+
+    builder.add_edge(START, "observe")
+    builder.add_conditional_edges("observe", route_after_observe)
+    builder.add_edge("memory_search", "investigate")  # the only way in: memory first
+    builder.add_conditional_edges("investigate", route_after_investigate)
+    builder.add_conditional_edges("tools", route_after_step)
+    builder.add_conditional_edges("edit", route_after_step)
+    builder.add_conditional_edges("test", route_after_test)
+    builder.add_edge("store", "report")
+    builder.add_edge("report", END)
+    return builder

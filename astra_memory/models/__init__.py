@@ -1,0 +1,1 @@
+"""Chat models: the scripted offline model and live OpenAI-compatible models."""

@@ -1,0 +1,29 @@
+"""Pick the chat model for a session: scripted (offline) or a live OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+from langchain_core.language_models import BaseChatModel
+
+from astra_memory.errors import ConfigurationError
+from astra_memory.graph.context import Context
+from astra_memory.graph.state import Task
+from astra_memory.models.scripted import ScriptedChatModel
+
+
+def model_name(task: Task, context: Context) -> str:
+    return context.model or task.get("model") or "scripted"
+
+
+def chat_model_for(task: Task, context: Context) -> BaseChatModel:
+    """The model that plays the next turn. Live models get the strict tool schemas bound."""
+    name = model_name(task, context)
+    if name == "scripted":
+        if not task.get("script"):
+            raise ConfigurationError(
+                "the scripted model needs a script: run a bundled scenario, or choose a live model "
+                "with --model openai:<name> (ASTRA_MODEL)"
+            )
+        return ScriptedChatModel(turns=list(task["script"]))
+    from astra_memory.models.live import live_chat_model
+
+    return live_chat_model(name, context)

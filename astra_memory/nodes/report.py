@@ -1,0 +1,50 @@
+"""report: name how the run ended and write the session's evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from langgraph.runtime import Runtime
+
+from astra_memory.events import emit
+from astra_memory.graph.context import Context
+from astra_memory.graph.state import AgentState
+
+
+def summarize(state: AgentState) -> dict:
+    """The session in one JSON-able dict (also what the CLI prints)."""
+    task, budget = state.get("task") or {}, state.get("budget") or {}
+    return {
+        "thread_id": task.get("session_id"),
+        "scenario": task.get("scenario"),
+        "project": task.get("project"),
+        "model": task.get("model", "scripted"),
+        "status": state.get("status"),
+        "reason": state.get("reason"),
+        "memory_query": (state.get("memory") or {}).get("query"),
+        "memory_hits": (state.get("memory") or {}).get("hits", []),
+        "edits": [{"path": e["path"], "before_sha256": e["before_sha256"], "after_sha256": e["after_sha256"]}
+                  for e in state.get("edits") or []],
+        "diff": "".join(e["diff"] for e in state.get("edits") or []),
+        "confirmed_outcome": state.get("confirmed_outcome"),
+        "stored_memory_id": state.get("stored_memory_id"),
+        "model_requests": int(budget.get("model_requests", 0)),
+        "tool_calls": int(budget.get("tool_calls", 0)),
+        "test_runs": int(budget.get("test_runs", 0)),
+        "input_tokens": int(budget.get("input_tokens", 0)),
+        "output_tokens": int(budget.get("output_tokens", 0)),
+        "cost_usd": round(float(budget.get("cost_usd", 0.0)), 6),
+    }
+
+
+def report(state: AgentState, runtime: Runtime[Context]) -> dict:
+    status = state.get("status") or ("fixed" if state.get("stored_memory_id") else "failed")
+    reason = state.get("reason") or ("" if status == "fixed" else "the run ended without a confirmed fix")
+    final = {**state, "status": status, "reason": reason}
+    run_dir = (state.get("task") or {}).get("run_dir")
+    if run_dir:
+        Path(run_dir).mkdir(parents=True, exist_ok=True)
+        (Path(run_dir) / "report.json").write_text(json.dumps(summarize(final), indent=2), encoding="utf-8")
+    emit(run_dir, "report", status=status, reason=reason)
+    return {"status": status, "reason": reason, "last_node": "report"}

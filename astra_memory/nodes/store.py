@@ -1,0 +1,41 @@
+"""store: write the confirmed fix to memory, with the exact outcome string of the passing run."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from astra_memory.crash import crash_point
+from astra_memory.errors import ConfirmedFixGateError
+from astra_memory.events import emit
+from astra_memory.graph.context import Context
+from astra_memory.graph.routing import test_confirmed
+from astra_memory.graph.state import AgentState
+from astra_memory.nodes.common import fix_memory
+from astra_memory.symptoms import Failure, symptom_query
+
+
+def store(state: AgentState, runtime: Runtime[Context]) -> dict:
+    if not test_confirmed(state):
+        raise ConfirmedFixGateError(
+            "store refused: no passing test run confirms the current edits "
+            "(no passing run yet, or an edit came after it)"
+        )
+    task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
+    last_run = state["test_runs"][-1]
+    record = fix_memory(runtime).store_fix_memory(
+        fix_description=fix["fix_description"],
+        error_type=fix.get("error_type") or state["failure"]["error_type"],
+        file_paths=list(dict.fromkeys(e["path"] for e in edits)),
+        outcome=state["confirmed_outcome"],
+        confirmed_outcome=last_run["outcome"],  # verbatim, from the run itself
+        symptom=symptom_query(Failure(**state["failure"])),
+        diff="".join(e["diff"] for e in edits),
+        session_id=task["session_id"],
+        thread_id=task["session_id"],
+        project=task.get("project", ""),
+        model=task.get("model", "scripted"),
+    )
+    crash_point("store:written")
+    emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
+    return {"stored_memory_id": record.memory_id, "status": "fixed",
+            "reason": f"confirmed by {record.outcome}", "last_node": "store"}

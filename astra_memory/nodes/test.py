@@ -1,0 +1,51 @@
+"""test: after finish(), re-run the project's tests; a pass confirms the exact outcome string."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from astra_memory.events import emit
+from astra_memory.graph.context import Context
+from astra_memory.graph.state import AgentState
+from astra_memory.nodes.common import context_of, current_calls, refuse_rest, reply, require_memory
+from astra_memory.testrun import run_tests
+from astra_memory.tools.schemas import ToolCallError, validate_call
+
+OUTPUT_TAIL_CHARS = 3_000
+
+
+def test(state: AgentState, runtime: Runtime[Context]) -> dict:
+    require_memory(state, "finish")
+    context, task = context_of(runtime), state["task"]
+    _, calls = current_calls(state)
+    call, edits = calls[0], state.get("edits") or []
+    update: dict = {"last_node": "test", "budget": {"tool_calls": 1}}
+    try:
+        args = validate_call("finish", call.get("args"))
+        if not edits:
+            raise ToolCallError("no edit has been applied yet; fix the source with apply_edit before finish")
+    except ToolCallError as exc:
+        invalid = state.get("invalid_turns", 0) + 1
+        update.update(invalid_turns=invalid, messages=[reply(call, f"refused: {exc}", error=True), *refuse_rest(calls)])
+        if invalid >= context.max_invalid_turns:
+            update.update(status="failed", reason=f"{invalid} refused tool calls; last: {exc}")
+        return update
+    run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s)
+    attempts = state.get("attempts", 0) + 1
+    update.update(
+        attempts=attempts,
+        test_runs=[{**run.to_dict(), "phase": "confirm", "edits_seen": len(edits)}],
+        budget={"tool_calls": 1, "test_runs": 1},
+        fix=args.model_dump(),
+    )
+    emit(task.get("run_dir"), "test", attempt=attempts, exit_code=run.exit_code, outcome=run.outcome,
+         timed_out=run.timed_out)
+    if run.passed:
+        update["confirmed_outcome"] = run.outcome
+        update["messages"] = [reply(call, f"tests passed: {run.outcome}"), *refuse_rest(calls)]
+        return update
+    tail = run.output[-OUTPUT_TAIL_CHARS:]
+    update["messages"] = [reply(call, f"tests still fail: {run.outcome}\n{tail}", error=True), *refuse_rest(calls)]
+    if attempts >= context.max_attempts:
+        update.update(status="failed", reason=f"tests still fail after {attempts} attempts: {run.outcome}")
+    return update

@@ -1,0 +1,1 @@
+"""pawfile: stores adoption applications submitted to an animal shelter."""

@@ -1,0 +1,1 @@
+"""corsgate: a tiny web-service configuration and CORS layer."""

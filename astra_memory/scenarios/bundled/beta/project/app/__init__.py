@@ -1,0 +1,1 @@
+"""ledgerline: turns incoming audit events into stored records."""

@@ -1,0 +1,1 @@
+"""shelfmark: imports book catalogues exported by partner libraries."""

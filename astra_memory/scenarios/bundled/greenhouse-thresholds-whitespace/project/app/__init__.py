@@ -1,0 +1,1 @@
+"""leafwatch: temperature alarms for the zones of a greenhouse."""

@@ -1,0 +1,1 @@
+"""crateflow: depot handling rules for parcels, driven by their label tags."""

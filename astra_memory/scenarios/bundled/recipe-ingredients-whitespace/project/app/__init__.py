@@ -1,0 +1,1 @@
+"""panboard: recipe planner that builds a weekly shopping list."""

@@ -1,0 +1,1 @@
+"""queuedesk: receives and routes webhooks from the helpdesk ticketing system."""

@@ -1,0 +1,169 @@
+"""Run and resume sessions: open the durable checkpointer and memory, compile the graph, stream it.
+
+This is the library API the CLI and the demo are thin layers over; scripts can call it too.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph.graph.state import CompiledStateGraph
+
+from astra_memory.checkpoints import open_checkpointer, thread_ids
+from astra_memory.errors import AstraError, ScenarioError
+from astra_memory.graph import builder
+from astra_memory.graph.context import Context
+from astra_memory.graph.state import Task
+from astra_memory.scenarios import Scenario
+from astra_memory.settings import Settings
+from astra_memory.stores.embeddings import make_embeddings
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.sqlite import open_sqlite_store
+from astra_memory.testrun import TestRun, run_tests
+
+RECURSION_LIMIT = 200
+OnUpdate = Callable[[str, dict[str, Any]], None]
+
+
+class UnknownThreadError(AstraError):
+    """No checkpoint exists for the thread id."""
+
+
+@dataclass
+class Agent:
+    """A compiled graph with its durable checkpointer and fix memory."""
+
+    graph: CompiledStateGraph
+    memory: FixMemory
+    settings: Settings
+
+    def config(self, thread_id: str) -> dict:
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+
+
+@contextmanager
+def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
+    """Open the checkpoint file and the memory file under ``settings.home`` and compile the graph."""
+    settings = settings or Settings()
+    settings.ensure_home()
+    embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
+    with open_checkpointer(settings.checkpoint_path) as saver, \
+            open_sqlite_store(settings.memory_path, embeddings) as store:
+        graph = builder.compile(checkpointer=saver, store=store)
+        yield Agent(graph, FixMemory(store, min_score=settings.min_score), settings)
+
+
+@contextmanager
+def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
+    """Only the fix memory (for the `memory` commands)."""
+    settings = settings or Settings()
+    settings.ensure_home()
+    embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
+    with open_sqlite_store(settings.memory_path, embeddings) as store:
+        yield FixMemory(store, min_score=settings.min_score)
+
+
+def new_thread_id(prefix: str = "session") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted") -> Task:
+    """A task on a fresh copy of a bundled scenario, under the session's run directory."""
+    run_dir = settings.run_dir(thread_id)
+    workspace = scenario.copy_to(run_dir / "workspace")
+    return Task(workspace=str(workspace.resolve()), test_command=scenario.test_command, prompt=scenario.prompt,
+                project=scenario.project, scenario=scenario.name, script=scenario.solution, model=model,
+                protected=list(scenario.protected), run_dir=str(run_dir.resolve()), session_id=thread_id)
+
+
+def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
+                   prompt: str = "", model: str = "scripted", protected: list[str] | None = None) -> Task:
+    """A task on the user's own project, edited in place."""
+    workspace = workspace.resolve()
+    if not workspace.is_dir():
+        raise ScenarioError(f"workspace {workspace} is not a directory")
+    run_dir = settings.run_dir(thread_id)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return Task(workspace=str(workspace), test_command=test_command,
+                prompt=prompt or f"The tests (`{test_command}`) fail. Fix the source so that they pass.",
+                project=workspace.name, scenario=None, script=None, model=model,
+                protected=protected if protected is not None else ["tests"],
+                run_dir=str(run_dir.resolve()), session_id=thread_id)
+
+
+def _drive(agent: Agent, payload: dict | None, thread_id: str, context: Context,
+           on_update: OnUpdate | None) -> dict[str, Any]:
+    for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
+                                    stream_mode="updates", durability="sync"):
+        for node, update in chunk.items():
+            if on_update is not None and not node.startswith("__"):
+                on_update(node, update or {})
+    return agent.graph.get_state(agent.config(thread_id)).values
+
+
+def start_session(agent: Agent, task: Task, *, context: Context | None = None,
+                  on_update: OnUpdate | None = None) -> dict[str, Any]:
+    """Run a new session to its end; returns the final state."""
+    if agent.graph.get_state(agent.config(task["session_id"])).values:
+        raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
+    context = context or Context(model=task.get("model"))
+    return _drive(agent, {"task": task}, task["session_id"], context, on_update)
+
+
+def thread_state(agent: Agent, thread_id: str):
+    snapshot = agent.graph.get_state(agent.config(thread_id))
+    return snapshot if snapshot.values else None
+
+
+def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
+                   on_update: OnUpdate | None = None) -> tuple[dict[str, Any], bool]:
+    """Continue a thread from its last checkpoint. Returns (final state, whether anything ran)."""
+    snapshot = thread_state(agent, thread_id)
+    if snapshot is None:
+        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
+    if not snapshot.next:
+        return snapshot.values, False
+    context = context or Context(model=snapshot.values["task"].get("model"))
+    return _drive(agent, None, thread_id, context, on_update), True
+
+
+def list_threads(agent: Agent) -> list[dict[str, Any]]:
+    saver = agent.graph.checkpointer
+    rows = []
+    for tid in thread_ids(saver):
+        snapshot = agent.graph.get_state(agent.config(tid))
+        values = snapshot.values or {}
+        task = values.get("task") or {}
+        rows.append({
+            "thread_id": tid,
+            "status": values.get("status") or ("interrupted" if snapshot.next else "unknown"),
+            "last_node": values.get("last_node"),
+            "next": list(snapshot.next),
+            "scenario": task.get("scenario"),
+            "project": task.get("project"),
+            "updated": snapshot.created_at,
+        })
+    return rows
+
+
+def retest_on_original(scenario: Scenario, workspace: Path, destination: Path) -> TestRun:
+    """Re-run the scenario's original, untouched tests against the fixed source in a fresh copy.
+
+    A fix that edited the acceptance tests does not count: the tests come from the template.
+    """
+    scenario.copy_to(destination)
+    for source in Path(workspace).rglob("*"):
+        rel = source.relative_to(workspace)
+        if source.is_dir() or "__pycache__" in rel.parts or any(
+            rel.as_posix() == p or rel.as_posix().startswith(p + "/") for p in scenario.protected
+        ):
+            continue
+        target = destination / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(source.read_bytes())
+    return run_tests(destination, scenario.test_command)

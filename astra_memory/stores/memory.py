@@ -1,0 +1,139 @@
+"""FixMemory: the service the graph and the CLI use to store and find confirmed fixes.
+
+It sits on any LangGraph ``BaseStore`` with a semantic index (SqliteStore by default). It
+validates every record, refuses outcomes the current run did not confirm, gives each fix a
+deterministic id so a repeated store updates instead of duplicating, keeps the record's own
+timestamps, and makes sure a deleted record never comes back from search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from langgraph.store.base import BaseStore
+
+from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
+from astra_memory.settings import DEFAULT_MIN_SCORE
+from astra_memory.stores.record import FixRecord, memory_id_for, utc_now, validate_record
+from astra_memory.stores.sqlite import EMBEDDED_FIELD
+
+NAMESPACE = ("astra", "fixes")
+MAX_QUERY_CHARS = 4_000
+
+
+@dataclass(frozen=True)
+class MemoryHit:
+    """A record found by search, with its cosine similarity to the query."""
+
+    record: FixRecord
+    score: float
+
+    def to_dict(self) -> dict:
+        return {"score": round(self.score, 4), **self.record.model_dump(mode="json")}
+
+
+class FixMemory:
+    """Validated, idempotent memory of confirmed fixes on a LangGraph store."""
+
+    def __init__(self, store: BaseStore, *, min_score: float = DEFAULT_MIN_SCORE,
+                 namespace: tuple[str, ...] = NAMESPACE):
+        self.store = store
+        self.min_score = min_score
+        self.namespace = namespace
+
+    # -- search ---------------------------------------------------------------------------
+    def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,
+                               min_score: float | None = None) -> list[MemoryHit]:
+        """Records most similar to ``query`` (a failure symptom), best first, above the minimum score."""
+        if not isinstance(query, str) or not query.strip():
+            raise MemoryValidationError("query must be a non-empty string describing the failure")
+        if len(query) > MAX_QUERY_CHARS:
+            raise MemoryValidationError(f"query is longer than {MAX_QUERY_CHARS} characters")
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 10:
+            raise MemoryValidationError(f"top_k must be an integer from 1 to 10, got {top_k!r}")
+        threshold = self.min_score if min_score is None else min_score
+        filter_ = {"error_type": error_type.strip()} if error_type and error_type.strip() else None
+        items = self.store.search(self.namespace, query=query.strip(), filter=filter_, limit=top_k)
+        hits = []
+        for item in items:
+            score = float(item.score) if item.score is not None else 0.0
+            if score >= threshold:
+                hits.append(MemoryHit(FixRecord.from_store_value(item.value), score))
+        return hits
+
+    # -- store ----------------------------------------------------------------------------
+    def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
+                         *, confirmed_outcome: str | None, symptom: str, diff: str, session_id: str,
+                         thread_id: str | None = None, project: str = "", model: str = "",
+                         timestamp: datetime | None = None) -> FixRecord:
+        """Store a confirmed fix. ``outcome`` must be exactly the string the passing run produced."""
+        if not confirmed_outcome or outcome != confirmed_outcome:
+            raise UnconfirmedOutcomeError(
+                f"outcome {outcome!r} was not confirmed by this run's passing tests"
+                + (f" (confirmed: {confirmed_outcome!r})" if confirmed_outcome else " (no passing run)")
+            )
+        if isinstance(file_paths, str):
+            raise MemoryValidationError("file_paths must be a list of paths, not one string")
+        now = utc_now()
+        when = timestamp or now
+        if when.tzinfo is None:
+            raise MemoryValidationError("timestamp must be timezone-aware (e.g. 2026-11-29T12:00:00+00:00)")
+        for name, text in (("fix_description", fix_description), ("error_type", error_type)):
+            if not isinstance(text, str) or not text.strip():
+                raise MemoryValidationError(f"{name} must be non-empty text")
+        memory_id = memory_id_for(session_id=session_id, fix_description=fix_description, error_type=error_type,
+                                  outcome=outcome, file_paths=list(file_paths), diff=diff)
+        record = validate_record({
+            "memory_id": memory_id, "symptom": symptom, "error_type": error_type,
+            "file_paths": list(file_paths), "fix_description": fix_description, "diff": diff,
+            "outcome": outcome, "timestamp": when, "updated_at": now, "session_id": session_id,
+            "thread_id": thread_id or session_id, "project": project, "model": model,
+        })
+        return self.put_record(record)
+
+    def put_record(self, record: FixRecord) -> FixRecord:
+        """Upsert a record, keeping the first-confirmed timestamp of an existing one."""
+        existing = self.get(record.memory_id)
+        if existing is not None and existing.timestamp < record.timestamp:
+            record = record.model_copy(update={"timestamp": existing.timestamp})
+        # Name the embedded field explicitly: a put that skipped re-indexing would leave the
+        # old vector in place (SqliteStore keeps it on `index=False`).
+        self.store.put(self.namespace, record.memory_id, record.to_store_value(), index=[EMBEDDED_FIELD])
+        return record
+
+    # -- read and manage ------------------------------------------------------------------
+    def get(self, memory_id: str) -> FixRecord | None:
+        item = self.store.get(self.namespace, memory_id)
+        return None if item is None else FixRecord.from_store_value(item.value)
+
+    def iter_records(self, *, page_size: int = 500) -> Iterator[FixRecord]:
+        offset = 0
+        while True:
+            items = self.store.search(self.namespace, limit=page_size, offset=offset)
+            for item in items:
+                yield FixRecord.from_store_value(item.value)
+            if len(items) < page_size:
+                return
+            offset += page_size
+
+    def list_records(self, limit: int = 50, offset: int = 0) -> list[FixRecord]:
+        items = self.store.search(self.namespace, limit=limit, offset=offset)
+        return [FixRecord.from_store_value(i.value) for i in items]
+
+    def count(self) -> int:
+        return sum(1 for _ in self.iter_records())
+
+    def delete(self, memory_id: str) -> bool:
+        """Delete a record and its vectors. Returns False if there was no such record."""
+        if self.get(memory_id) is None:
+            return False
+        self.store.delete(self.namespace, memory_id)
+        from langgraph.store.sqlite import SqliteStore
+
+        if isinstance(self.store, SqliteStore):
+            from astra_memory.stores.sqlite import purge_vectors
+
+            purge_vectors(self.store, ".".join(self.namespace), memory_id)
+        return True

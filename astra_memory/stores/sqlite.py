@@ -1,0 +1,95 @@
+"""The embedded memory backend: LangGraph's SqliteStore on one file, searched through sqlite-vec.
+
+This Python's standard ``sqlite3`` may be built without extension loading, which sqlite-vec
+needs, so the store's connection is opened with ``pysqlite3`` (a self-contained SQLite build)
+whenever the standard module cannot load extensions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+from langchain_core.embeddings import Embeddings
+from langgraph.store.sqlite import SqliteStore
+
+from astra_memory.errors import ConfigurationError
+from astra_memory.stores.embeddings import DIMS
+
+BUSY_TIMEOUT_S = 30.0
+EMBEDDED_FIELD = "embed_text"
+
+
+def sqlite_module() -> ModuleType:
+    """A DB-API sqlite module whose connections can load extensions."""
+    if hasattr(sqlite3.Connection, "enable_load_extension"):
+        return sqlite3
+    try:
+        import pysqlite3.dbapi2 as pysqlite3  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise ConfigurationError(
+            "this Python's sqlite3 cannot load extensions and pysqlite3 is missing: "
+            "run `pip install pysqlite3-binary` (the memory needs the sqlite-vec extension)"
+        ) from exc
+    return pysqlite3
+
+
+def index_config(embeddings: Embeddings) -> dict:
+    # SqliteStore 3.1.x reads `text_fields`, not `fields`; give both so either version embeds
+    # the same field. Puts also name the field explicitly (see FixMemory.put_record).
+    return {
+        "dims": DIMS,
+        "embed": embeddings,
+        "fields": [EMBEDDED_FIELD],
+        "text_fields": [EMBEDDED_FIELD],
+        "distance_type": "cosine",
+    }
+
+
+def connect(path: str | Path):
+    """Open a WAL-mode connection with a busy timeout, so concurrent processes wait, not fail."""
+    module = sqlite_module()
+    try:
+        conn = module.connect(str(path), check_same_thread=False, isolation_level=None,
+                              timeout=BUSY_TIMEOUT_S)
+        conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except module.DatabaseError as exc:
+        raise ConfigurationError(f"{path} is not a usable SQLite memory file: {exc}") from None
+    return conn
+
+
+@contextmanager
+def open_sqlite_store(path: str | Path, embeddings: Embeddings) -> Iterator[SqliteStore]:
+    """A set-up SqliteStore on ``path`` with semantic search over the embedded field."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = connect(path)
+    try:
+        store = SqliteStore(conn, index=index_config(embeddings))
+        try:
+            store.setup()
+        except Exception as exc:
+            raise ConfigurationError(f"{path} could not be set up as a memory store: {exc}") from None
+        purge_orphan_vectors(store)
+        yield store
+    finally:
+        conn.close()
+
+
+def purge_vectors(store: SqliteStore, prefix: str, key: str) -> None:
+    """Delete a record's vectors, which SqliteStore.delete leaves behind (no FK cascade)."""
+    with store._cursor(transaction=True) as cur:  # the store's own lock and transaction
+        cur.execute("DELETE FROM store_vectors WHERE prefix = ? AND key = ?", (prefix, key))
+
+
+def purge_orphan_vectors(store: SqliteStore) -> int:
+    with store._cursor(transaction=True) as cur:
+        cur.execute(
+            "DELETE FROM store_vectors WHERE NOT EXISTS (SELECT 1 FROM store s "
+            "WHERE s.prefix = store_vectors.prefix AND s.key = store_vectors.key)"
+        )
+        return cur.rowcount or 0

@@ -1,0 +1,134 @@
+"""Run the project's tests as untrusted code: a subprocess, a timeout, a scrubbed environment.
+
+The project's tests are not ours. They run with the workspace as working directory, with an
+environment that holds none of our secrets, their output bounded in size, and the whole process
+group killed when the timeout passes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+MAX_OUTPUT_BYTES = 200_000
+DEFAULT_TIMEOUT_S = 120.0
+# Only these variables reach the project's tests; API keys, tokens and our settings do not.
+PASSED_THROUGH_ENV = ("LANG", "LC_ALL", "TZ", "SYSTEMROOT")
+_SUMMARY = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected)")
+
+
+@dataclass(frozen=True)
+class TestRun:
+    """The observable result of one run of the project's test command."""
+
+    command: str
+    exit_code: int
+    passed: bool
+    counts: dict[str, int]
+    output: str
+    duration_s: float
+    timed_out: bool = False
+    outcome: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def test_environment(workspace: Path) -> dict[str, str]:
+    """A minimal environment: our interpreter first on PATH, nothing secret."""
+    interpreter_dir = str(Path(sys.executable).parent)
+    path = os.pathsep.join([interpreter_dir, "/usr/local/bin", "/usr/bin", "/bin"])
+    env = {k: os.environ[k] for k in PASSED_THROUGH_ENV if k in os.environ}
+    env.update(
+        {
+            "PATH": path,
+            "HOME": str(workspace),
+            "TMPDIR": tempfile.gettempdir(),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",
+            "PYTHONPATH": str(workspace),
+        }
+    )
+    env.setdefault("LANG", "C.UTF-8")
+    return env
+
+
+def parse_counts(output: str) -> dict[str, int]:
+    """Read pytest's closing summary line ("1 failed, 3 passed in 0.12s")."""
+    for line in reversed(output.splitlines()):
+        if " in " in line and _SUMMARY.search(line):
+            counts: dict[str, int] = {}
+            for number, kind in _SUMMARY.findall(line):
+                kind = "errors" if kind.startswith("error") else kind
+                counts[kind] = counts.get(kind, 0) + int(number)
+            return counts
+    return {}
+
+
+def outcome_string(command: str, exit_code: int, counts: dict[str, int]) -> str:
+    """The exact outcome string a passing run confirms, e.g. 'pytest passed with exit code 0 (4 passed)'."""
+    runner = "pytest" if "pytest" in command else f"`{command}`"
+    detail = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    verdict = "passed" if exit_code == 0 else "failed"
+    return f"{runner} {verdict} with exit code {exit_code}" + (f" ({detail})" if detail else "")
+
+
+def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> TestRun:
+    """Run ``command`` (no shell) inside ``workspace`` and return what happened."""
+    workspace = Path(workspace).resolve()
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("the test command is empty")
+    started = time.monotonic()
+    timed_out = False
+    with tempfile.TemporaryFile() as sink:
+        try:
+            proc = subprocess.Popen(
+                argv,
+                cwd=workspace,
+                env=test_environment(workspace),
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except (FileNotFoundError, PermissionError) as exc:
+            message = f"could not start the test command {argv[0]!r}: {exc.strerror or exc}"
+            return TestRun(command, 127, False, {}, message, time.monotonic() - started, False,
+                           outcome_string(command, 127, {}))
+        from astra_memory.crash import crash_point
+
+        crash_point("test:running")
+        try:
+            exit_code = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            exit_code = proc.wait()
+        sink.seek(0)
+        raw = sink.read(MAX_OUTPUT_BYTES + 1)
+    output = raw[:MAX_OUTPUT_BYTES].decode("utf-8", errors="replace")
+    if len(raw) > MAX_OUTPUT_BYTES:
+        output += f"\n[... output truncated at {MAX_OUTPUT_BYTES} bytes]"
+    if timed_out:
+        output += f"\n[test command killed after {timeout_s:.0f}s timeout]"
+        exit_code = 124
+    counts = parse_counts(output)
+    return TestRun(
+        command=command,
+        exit_code=exit_code,
+        passed=exit_code == 0 and not timed_out,
+        counts=counts,
+        output=output,
+        duration_s=round(time.monotonic() - started, 3),
+        timed_out=timed_out,
+        outcome=outcome_string(command, exit_code, counts),
+    )

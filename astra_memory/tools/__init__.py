@@ -1,0 +1,1 @@
+"""The tool contract offered to the model, and the read-only tools' implementations."""
