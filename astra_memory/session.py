@@ -78,7 +78,8 @@ def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model:
     workspace = scenario.copy_to(run_dir / "workspace")
     return Task(workspace=str(workspace.resolve()), test_command=scenario.test_command, prompt=scenario.prompt,
                 project=scenario.project, scenario=scenario.name, script=scenario.solution, model=model,
-                protected=list(scenario.protected), run_dir=str(run_dir.resolve()), session_id=thread_id)
+                protected=list(scenario.protected), test_env=dict(scenario.env), run_dir=str(run_dir.resolve()),
+                session_id=thread_id)
 
 
 def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
@@ -166,4 +167,4 @@ def retest_on_original(scenario: Scenario, workspace: Path, destination: Path) -
         target = destination / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(source.read_bytes())
-    return run_tests(destination, scenario.test_command)
+    return run_tests(destination, scenario.test_command, env=scenario.env)

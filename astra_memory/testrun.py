@@ -42,7 +42,7 @@ class TestRun:
         return asdict(self)
 
 
-def test_environment(workspace: Path) -> dict[str, str]:
+def test_environment(workspace: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     """A minimal environment: our interpreter first on PATH, nothing secret."""
     interpreter_dir = str(Path(sys.executable).parent)
     path = os.pathsep.join([interpreter_dir, "/usr/local/bin", "/usr/bin", "/bin"])
@@ -58,6 +58,7 @@ def test_environment(workspace: Path) -> dict[str, str]:
         }
     )
     env.setdefault("LANG", "C.UTF-8")
+    env.update(extra or {})  # the task's own, declared variables (never ours)
     return env
 
 
@@ -81,7 +82,8 @@ def outcome_string(command: str, exit_code: int, counts: dict[str, int]) -> str:
     return f"{runner} {verdict} with exit code {exit_code}" + (f" ({detail})" if detail else "")
 
 
-def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> TestRun:
+def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
+              env: dict[str, str] | None = None) -> TestRun:
     """Run ``command`` (no shell) inside ``workspace`` and return what happened."""
     workspace = Path(workspace).resolve()
     argv = shlex.split(command)
@@ -94,7 +96,7 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
             proc = subprocess.Popen(
                 argv,
                 cwd=workspace,
-                env=test_environment(workspace),
+                env=test_environment(workspace, env),
                 stdin=subprocess.DEVNULL,
                 stdout=sink,
                 stderr=subprocess.STDOUT,

@@ -30,7 +30,7 @@ def route_after_investigate(state: AgentState) -> Literal["tools", "edit", "test
         return "report"
     message = last_ai_message(state)
     calls = message.tool_calls if message is not None else []
-    if not memory_delivered(state) or not calls:
+    if not memory_delivered(state) or not calls:  # includes calls whose arguments were not JSON
         return "tools"  # the tools node refuses the turn and says why
     first = calls[0]["name"]
     if first == "apply_edit":
@@ -44,7 +44,7 @@ def route_after_step(state: AgentState) -> Literal["investigate", "report"]:
     return "report" if state.get("status") else "investigate"
 
 
-def test_confirmed(state: AgentState) -> bool:
+def fix_confirmed(state: AgentState) -> bool:
     """A passing run, the latest one, with no edit after it."""
     runs = state.get("test_runs") or []
     if not runs or not state.get("confirmed_outcome"):
@@ -59,6 +59,6 @@ def test_confirmed(state: AgentState) -> bool:
 
 def route_after_test(state: AgentState) -> Literal["store", "investigate", "report"]:
     """The confirmed-fix gate: `store` is reachable only from a passing test run."""
-    if test_confirmed(state):
+    if fix_confirmed(state):
         return "store"
     return "report" if state.get("status") else "investigate"

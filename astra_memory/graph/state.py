@@ -31,6 +31,7 @@ class Task(TypedDict, total=False):
     script: list[dict[str, Any]] | None  # the scripted model's turns (scenario solution)
     model: str  # "scripted" or e.g. "openai:gpt-4.1-mini"
     protected: list[str]  # workspace paths the agent may not edit (the acceptance tests)
+    test_env: dict[str, str]  # extra environment for the test command, declared by the scenario
     run_dir: str  # where events, edit journals and evidence of this session go
     session_id: str  # = thread id
 

@@ -38,6 +38,15 @@ class ScriptedChatModel(BaseChatModel):
         if position >= len(self.turns):
             message = AIMessage(content="(scripted model: the script has no more turns)",
                                 response_metadata=metadata, name=MODEL_NAME)
+        elif isinstance(self.turns[position].get("args"), str):  # a scripted malformed (non-JSON) call
+            turn = self.turns[position]
+            message = AIMessage(
+                content="",
+                invalid_tool_calls=[{"name": turn["tool"], "args": turn["args"], "id": f"call_scripted_{position}",
+                                     "error": "arguments are not valid JSON", "type": "invalid_tool_call"}],
+                response_metadata=metadata,
+                name=MODEL_NAME,
+            )
         else:
             turn = self.turns[position]
             message = AIMessage(

@@ -18,7 +18,8 @@ UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
 
 def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
-    run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s)
+    run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
+                    env=task.get("test_env"))
     record = {**run.to_dict(), "phase": "observe", "edits_seen": 0}
     update: dict = {"test_runs": [record], "budget": {"test_runs": 1}, "last_node": "observe"}
     if run.passed:

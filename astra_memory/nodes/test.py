@@ -30,7 +30,7 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
         if invalid >= context.max_invalid_turns:
             update.update(status="failed", reason=f"{invalid} refused tool calls; last: {exc}")
         return update
-    run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s)
+    run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"))
     attempts = state.get("attempts", 0) + 1
     update.update(
         attempts=attempts,

@@ -30,8 +30,19 @@ def run_read_only(name: str, args, state: AgentState, runtime: Runtime[Context])
 
 def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
     context, task = context_of(runtime), state["task"]
-    _, calls = current_calls(state)
+    message, calls = current_calls(state)
     update: dict = {"last_node": "tools"}
+    broken = list(getattr(message, "invalid_tool_calls", None) or [])
+    if not calls and broken:  # arguments that were not JSON: answer each call id, execute none
+        invalid = state.get("invalid_turns", 0) + 1
+        update.update(invalid_turns=invalid, budget={"tool_calls": len(broken)}, messages=[
+            reply({"id": b.get("id") or "invalid", "name": b.get("name")},
+                  f"refused: arguments of {b.get('name')} are not valid JSON ({b.get('error') or 'parse error'})",
+                  error=True) for b in broken])
+        emit(task.get("run_dir"), "refused_turn", reason="arguments not JSON", invalid_turns=invalid)
+        if invalid >= context.max_invalid_turns:
+            update.update(status="failed", reason=f"{invalid} model turns with malformed tool calls")
+        return update
     if not calls:
         invalid = state.get("invalid_turns", 0) + 1
         update.update(invalid_turns=invalid, messages=[HumanMessage(

@@ -101,3 +101,8 @@ def make_embeddings(kind: str = "minilm", model_path: str | None = None) -> Embe
     if kind == "hash":
         return HashEmbeddings()
     raise ConfigurationError(f"ASTRA_EMBEDDINGS={kind!r} is not one of: minilm, hash")
+
+
+def studio_embeddings(texts: list[str]) -> list[list[float]]:
+    """Embedding function for LangGraph Studio's store (langgraph.json `store.index.embed`)."""
+    return MiniLMEmbeddings().embed_documents(texts)

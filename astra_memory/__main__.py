@@ -1,0 +1,3 @@
+from astra_memory.cli import main
+
+main()

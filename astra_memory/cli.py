@@ -1,0 +1,361 @@
+"""The `astra-memory` command: a thin layer over the library (every command calls a function scripts can call)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from astra_memory.errors import AstraError
+from astra_memory.graph.context import Context
+from astra_memory.settings import Settings
+
+app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed.", no_args_is_help=True,
+                  pretty_exceptions_enable=False)
+memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.", no_args_is_help=True)
+app.add_typer(memory_app, name="memory")
+console = Console()
+err = Console(stderr=True)
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow"}
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def _progress(quiet: bool):
+    def on_update(node: str, update: dict) -> None:
+        if quiet:
+            return
+        detail = ""
+        if node == "observe" and update.get("test_runs"):
+            detail = update["test_runs"][-1].get("outcome", "")
+        elif node == "memory_search" and update.get("memory"):
+            hits = update["memory"]["hits"]
+            detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+        elif node == "investigate" and update.get("messages"):
+            calls = update["messages"][-1].tool_calls
+            detail = ", ".join(c["name"] for c in calls) or "no tool call"
+        elif node == "edit" and update.get("edits"):
+            detail = update["edits"][-1]["path"]
+        elif node == "test" and update.get("test_runs"):
+            detail = update["test_runs"][-1].get("outcome", "")
+        elif node in ("store", "report"):
+            detail = update.get("stored_memory_id") or update.get("status") or ""
+        err.print(f"  [dim]·[/dim] {node:<13} {detail}")
+    return on_update
+
+
+def _session_exit(summary: dict) -> int:
+    return EXIT_OK if summary["status"] in ("fixed", "nothing_to_fix") else EXIT_FAILED
+
+
+def _print_summary(summary: dict) -> None:
+    style = STATUS_STYLE.get(summary["status"] or "", "white")
+    label = " (scripted model)" if summary["model"] == "scripted" else f" (model {summary['model']})"
+    console.print(f"[bold]{summary['thread_id']}[/bold]: [{style}]{summary['status']}[/{style}]{label}"
+                  f" — {summary['reason'] or ''}")
+    console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
+                  f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
+                  + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""))
+    if summary["diff"]:
+        console.print(summary["diff"], highlight=False, markup=False)
+
+
+@app.command()
+def run(
+    scenario: Annotated[Optional[str], typer.Argument(help="Bundled scenario name (see `scenarios`).")] = None,
+    workspace: Annotated[Optional[Path], typer.Option(help="Your own project, fixed in place.")] = None,
+    test_command: Annotated[Optional[str], typer.Option(help="Test command for --workspace.")] = None,
+    thread_id: Annotated[Optional[str], typer.Option(help="Session id (default: a new one).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="'scripted' or 'openai:<model>' (ASTRA_MODEL).")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL (OPENAI_BASE_URL).")] = None,
+    responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
+    max_attempts: Annotated[int, typer.Option(min=1, max=20)] = 3,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run one session: on a fresh copy of a bundled scenario, or on your project in place."""
+    from astra_memory.nodes.report import summarize
+    from astra_memory.scenarios import load_scenario
+    from astra_memory.session import new_thread_id, open_agent, scenario_task, start_session, workspace_task
+
+    settings = Settings()
+    model = model or settings.model
+    if (scenario is None) == (workspace is None):
+        _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
+    if workspace is not None and not test_command:
+        _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
+    try:
+        with open_agent(settings) as agent:
+            tid = thread_id or new_thread_id(scenario or "session")
+            if scenario is not None:
+                task = scenario_task(load_scenario(scenario), settings, tid, model=model)
+            else:
+                task = workspace_task(workspace, test_command, settings, tid, model=model)
+            err.print(f"[bold]session {tid}[/bold] ({task['project']}, model {model}); data in {settings.home}")
+            context = Context(model=model, base_url=base_url, use_responses_api=responses_api, max_attempts=max_attempts)
+            final = start_session(agent, task, context=context, on_update=_progress(as_json))
+    except AstraError as exc:
+        _fail(str(exc))
+    summary = summarize(final)
+    _print_json(summary) if as_json else _print_summary(summary)
+    raise typer.Exit(_session_exit(summary))
+
+
+@app.command()
+def resume(thread_id: str, as_json: JsonOpt = False,
+           base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL.")] = None) -> None:
+    """Continue an interrupted session from its last checkpoint."""
+    from astra_memory.nodes.report import summarize
+    from astra_memory.session import UnknownThreadError, open_agent, resume_session
+
+    try:
+        with open_agent(Settings()) as agent:
+            snapshot = agent.graph.get_state(agent.config(thread_id))
+            model = (snapshot.values.get("task") or {}).get("model") if snapshot.values else None
+            final, ran = resume_session(agent, thread_id, context=Context(model=model, base_url=base_url),
+                                        on_update=_progress(as_json))
+    except UnknownThreadError as exc:
+        _fail(str(exc))
+    except AstraError as exc:
+        _fail(str(exc))
+    summary = summarize(final)
+    if not ran:
+        err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume")
+    _print_json({**summary, "resumed": ran}) if as_json else _print_summary(summary)
+    raise typer.Exit(_session_exit(summary))
+
+
+@app.command()
+def threads(as_json: JsonOpt = False) -> None:
+    """List sessions with their status and last node."""
+    from astra_memory.session import list_threads, open_agent
+
+    try:
+        with open_agent(Settings()) as agent:
+            rows = list_threads(agent)
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        return _print_json(rows)
+    table = Table("thread", "status", "last node", "next", "project", "updated")
+    for r in rows:
+        table.add_row(r["thread_id"], r["status"], r["last_node"] or "", ",".join(r["next"]),
+                      r["project"] or "", str(r["updated"] or "")[:19])
+    console.print(table if rows else "no sessions yet")
+
+
+@app.command()
+def scenarios(as_json: JsonOpt = False) -> None:
+    """List the bundled scenarios."""
+    from astra_memory.scenarios import list_scenarios
+
+    items = list_scenarios()
+    if as_json:
+        return _print_json([{"name": s.name, "family": s.family, "project": s.project, "title": s.title}
+                            for s in items])
+    table = Table("name", "family", "project", "title")
+    for s in items:
+        table.add_row(s.name, s.family, s.project, s.title)
+    console.print(table)
+
+
+@app.command()
+def demo(as_json: JsonOpt = False,
+         model: Annotated[Optional[str], typer.Option(help="'scripted' (default) or 'openai:<model>'.")] = None) -> None:
+    """The two-session experiment: alpha stores a fix, beta finds it before editing anything."""
+    from astra_memory.demo import run_demo
+
+    settings = Settings()
+    model = model or settings.model
+
+    def on_session(name: str, info: dict) -> None:
+        if not as_json:
+            err.print(f"[bold]session {name}[/bold] (thread {info['thread_id']})")
+
+    try:
+        evidence = run_demo(settings, model=model, on_session=on_session, on_update=_progress(as_json))
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(evidence)
+    else:
+        table = Table("session", "thread", "status", "memory hits before first edit", "model requests",
+                      "tool calls", "stored memory", "original tests", title=f"Evidence (model: {evidence['model']})")
+        for s in evidence["sessions"]:
+            hits = "; ".join(f"{h['score']:.4f} from {h['session_id']}" for h in s["memory_hits_before_first_edit"])
+            table.add_row(s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
+                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8],
+                          ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"])
+        console.print(table)
+        console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
+    ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
+    raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
+
+
+# -- memory commands ----------------------------------------------------------------------------
+
+def _record_row(record) -> list[str]:
+    return [record.memory_id, record.project, record.error_type, ", ".join(record.file_paths),
+            record.fix_description[:70], record.timestamp.isoformat()[:19]]
+
+
+@memory_app.command("search")
+def memory_search(query: str,
+                  error_type: Annotated[Optional[str], typer.Option(help="Exact error type filter.")] = None,
+                  top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
+                  as_json: JsonOpt = False) -> None:
+    """Search confirmed fixes by symptom."""
+    from astra_memory.session import open_memory
+    from astra_memory.stores.format import format_hits
+
+    try:
+        with open_memory() as memory:
+            hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
+    except AstraError as exc:
+        _fail(str(exc))
+    _print_json([h.to_dict() for h in hits]) if as_json else console.print(format_hits(hits), markup=False)
+
+
+@memory_app.command("list")
+def memory_list(limit: int = 50, offset: int = 0, as_json: JsonOpt = False) -> None:
+    """List stored fixes, newest first."""
+    from astra_memory.session import open_memory
+
+    try:
+        with open_memory() as memory:
+            records = memory.list_records(limit=limit, offset=offset)
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        return _print_json([r.model_dump(mode="json") for r in records])
+    table = Table("memory id", "project", "error type", "files", "fix", "confirmed")
+    for r in records:
+        table.add_row(*_record_row(r))
+    console.print(table if records else "memory is empty")
+
+
+@memory_app.command("show")
+def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
+    """Show one record in full."""
+    from astra_memory.session import open_memory
+
+    try:
+        with open_memory() as memory:
+            record = memory.get(memory_id)
+    except AstraError as exc:
+        _fail(str(exc))
+    if record is None:
+        _fail(f"no record {memory_id!r}", EXIT_FAILED)
+    if as_json:
+        return _print_json(record.model_dump(mode="json"))
+    for key, value in record.model_dump(mode="json").items():
+        console.print(f"[bold]{key}[/bold]: {value}", highlight=False)
+
+
+@memory_app.command("delete")
+def memory_delete(memory_id: str) -> None:
+    """Delete one record (its vector too: it will not come back from search)."""
+    from astra_memory.session import open_memory
+
+    with open_memory() as memory:
+        deleted = memory.delete(memory_id)
+    if not deleted:
+        _fail(f"no record {memory_id!r}", EXIT_FAILED)
+    console.print(f"deleted {memory_id}")
+
+
+@memory_app.command("export")
+def memory_export(path: Path) -> None:
+    """Write every record to a JSON-lines file."""
+    from astra_memory.session import open_memory
+
+    count = 0
+    with open_memory() as memory, open(path, "w", encoding="utf-8") as out:
+        for record in memory.iter_records():
+            out.write(record.model_dump_json() + "\n")
+            count += 1
+    console.print(f"exported {count} record(s) to {path}")
+
+
+@memory_app.command("import")
+def memory_import(path: Path, as_json: JsonOpt = False) -> None:
+    """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
+    from astra_memory.session import open_memory
+    from astra_memory.stores.transfer import import_jsonl
+
+    if not path.is_file():
+        _fail(f"{path} is not a file")
+    try:
+        with open_memory() as memory:
+            count = import_jsonl(memory, path)
+    except AstraError as exc:
+        _fail(str(exc), EXIT_FAILED)
+    _print_json({"imported": count}) if as_json else console.print(f"imported {count} record(s) from {path}")
+
+
+@memory_app.command("smoke")
+def memory_smoke(as_json: JsonOpt = False) -> None:
+    """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
+    from astra_memory.session import open_memory
+    from astra_memory.stores.record import utc_now, validate_record
+
+    steps: list[dict] = []
+    token = uuid.uuid4().hex[:8]
+    symptom = f"SmokeCheckError: provisional record {token} for the store/verify/delete check"
+    now = utc_now()
+    record = validate_record({
+        "memory_id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"astra-smoke-{token}")), "symptom": symptom,
+        "error_type": "SmokeCheckError", "file_paths": ["smoke/check.py"],
+        "fix_description": f"Provisional smoke-test record {token}; deleted by the same check.",
+        "outcome": "smoke check (not a confirmed fix)", "timestamp": now, "updated_at": now,
+        "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
+    })
+    try:
+        with open_memory() as memory:
+            memory.put_record(record)
+            steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
+            hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
+            steps.append({"step": "search", "ok": any(h.record.memory_id == record.memory_id for h in hits)})
+            child = subprocess.run([sys.executable, "-m", "astra_memory", "memory", "show", record.memory_id, "--json"],
+                                   capture_output=True, text=True, env=os.environ.copy(), timeout=300)
+            persisted = child.returncode == 0 and json.loads(child.stdout or "{}").get("memory_id") == record.memory_id
+            steps.append({"step": "read back in a separate process", "ok": persisted})
+            steps.append({"step": "delete", "ok": memory.delete(record.memory_id)})
+            hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
+            gone = memory.get(record.memory_id) is None and all(h.record.memory_id != record.memory_id for h in hits)
+            steps.append({"step": "gone from get and search", "ok": gone})
+    except AstraError as exc:
+        _fail(str(exc), EXIT_FAILED)
+    ok = all(s["ok"] for s in steps)
+    if as_json:
+        _print_json({"ok": ok, "memory_id": record.memory_id, "steps": steps})
+    else:
+        for s in steps:
+            console.print(("[green]ok[/green]  " if s["ok"] else "[red]FAIL[/red] ") + s["step"])
+        console.print("smoke check passed" if ok else "smoke check FAILED")
+    raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

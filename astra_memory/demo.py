@@ -1,0 +1,85 @@
+"""The main job: two sessions, two projects, one memory.
+
+Session alpha fixes the CORS origins bug and stores the confirmed fix. Session beta, a new
+thread on a different project with no shared conversation, must find alpha's fix in its
+mandatory memory search before it reads or edits any file; then it fixes its own bug and stores
+that fix too. Both fixed trees are re-tested against their scenario's original tests.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from astra_memory.events import read_events
+from astra_memory.graph.context import Context
+from astra_memory.nodes.report import summarize
+from astra_memory.scenarios import load_scenario
+from astra_memory.session import OnUpdate, new_thread_id, open_agent, retest_on_original, scenario_task, start_session
+from astra_memory.settings import Settings
+
+DEMO_SCENARIOS = ("alpha", "beta")
+
+
+def first_action_after_memory(events: list[dict[str, Any]]) -> bool:
+    """True when the memory search event precedes every file read and edit of the session."""
+    seen_memory = False
+    for event in events:
+        if event["event"] == "memory_search":
+            seen_memory = True
+        if event["event"] in ("tool", "edit", "edit_refused") and not seen_memory:
+            return False
+    return seen_memory
+
+
+def run_demo(settings: Settings, *, model: str = "scripted", context: Context | None = None,
+             on_session: OnUpdate | None = None, on_update: OnUpdate | None = None) -> dict[str, Any]:
+    """Run the two-session experiment in a fresh data directory under ``settings.home``."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    demo_home = settings.home / "demo" / f"{stamp}-{new_thread_id('run')[4:]}"
+    demo_settings = Settings(home=demo_home, model=model, embeddings=settings.embeddings,
+                             embedding_model_path=settings.embedding_model_path, min_score=settings.min_score)
+    sessions = []
+    started = time.monotonic()
+    with open_agent(demo_settings) as agent:
+        for name in DEMO_SCENARIOS:
+            scenario = load_scenario(name)
+            thread_id = new_thread_id(name)
+            if on_session:
+                on_session(name, {"thread_id": thread_id})
+            session_started = time.monotonic()
+            task = scenario_task(scenario, demo_settings, thread_id, model=model)
+            final = start_session(agent, task, context=context or Context(model=model), on_update=on_update)
+            summary = summarize(final)
+            run_dir = Path(task["run_dir"])
+            retest = retest_on_original(scenario, Path(task["workspace"]), run_dir / "retest")
+            sessions.append({
+                "scenario": name,
+                "thread_id": thread_id,
+                "status": summary["status"],
+                "memory_hits_before_first_edit": [
+                    {"memory_id": h["memory_id"], "score": h["score"], "session_id": h["session_id"]}
+                    for h in summary["memory_hits"]
+                ],
+                "memory_searched_before_any_read_or_edit": first_action_after_memory(read_events(run_dir)),
+                "model_requests": summary["model_requests"],
+                "tool_calls": summary["tool_calls"],
+                "stored_memory_id": summary["stored_memory_id"],
+                "original_tests_passed": retest.passed,
+                "original_tests_outcome": retest.outcome,
+                "wall_time_s": round(time.monotonic() - session_started, 2),
+                "run_dir": str(run_dir),
+            })
+    evidence = {
+        "sessions": sessions,
+        "model": model,
+        "scripted": model == "scripted",
+        "embeddings": settings.embeddings,
+        "data_dir": str(demo_home),
+        "wall_time_s": round(time.monotonic() - started, 2),
+    }
+    (demo_home / "evidence.json").write_text(json.dumps(evidence, indent=2), encoding="utf-8")
+    return evidence

@@ -1,0 +1,42 @@
+"""Export and import of fix records as JSON lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from langgraph.store.base import PutOp
+
+from astra_memory.errors import MemoryValidationError
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.record import FixRecord, validate_record
+from astra_memory.stores.sqlite import EMBEDDED_FIELD
+
+
+def read_jsonl(path: Path) -> list[FixRecord]:
+    """Validate every line first; report every bad line by number."""
+    records, problems = [], []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise MemoryValidationError("a line must be one JSON object")
+            records.append(validate_record(data))
+        except json.JSONDecodeError as exc:
+            problems.append(f"line {number}: not JSON ({exc.msg})")
+        except MemoryValidationError as exc:
+            problems.append(f"line {number}: {exc}")
+    if problems:
+        raise MemoryValidationError(f"{path}: {len(problems)} bad line(s), nothing imported:\n" + "\n".join(problems))
+    return records
+
+
+def import_jsonl(memory: FixMemory, path: Path) -> int:
+    """Import all records of a file in one batch (one transaction on SQLite), or none."""
+    records = read_jsonl(path)
+    ops = [PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD]) for r in records]
+    if ops:
+        memory.store.batch(ops)
+    return len(records)

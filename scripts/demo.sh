@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set everything up, then run the main job: the two-session memory demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+VENV="${ASTRA_VENV:-.venv}"
+exec "$VENV/bin/astra-memory" demo "$@"

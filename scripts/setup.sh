@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Create .venv (or $ASTRA_VENV) and install the pinned dependencies and this package.
+# Safe to re-run: an existing venv is reused and pip skips what is already installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${ASTRA_VENV:-.venv}"
+PY="${PYTHON:-python3}"
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "setup: creating $VENV" >&2
+  "$PY" -m venv "$VENV"
+fi
+PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
+"${PIP[@]}" --upgrade pip
+# torch first, pinned: this is the local CPU build; an unpinned torch would pull a CUDA build of several GB.
+"${PIP[@]}" torch==2.13.0
+"${PIP[@]}" -r requirements.txt
+"${PIP[@]}" --no-deps -e .
+"$VENV/bin/python" - <<'PY'
+import sys
+from astra_memory.stores.sqlite import sqlite_module
+mod = sqlite_module()
+conn = mod.connect(":memory:")
+conn.enable_load_extension(True)
+import sqlite_vec
+sqlite_vec.load(conn)
+print(f"setup: ok ({sys.executable}; sqlite {mod.sqlite_version} via {mod.__name__}, "
+      f"sqlite-vec {conn.execute('select vec_version()').fetchone()[0]})", file=sys.stderr)
+PY

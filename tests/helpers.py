@@ -1,0 +1,30 @@
+"""Shared builders for session tests: scenario tasks with custom (hostile) scripts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from astra_memory.scenarios import load_scenario
+from astra_memory.session import scenario_task
+
+
+def call(tool: str, **args) -> dict:
+    return {"tool": tool, "args": args}
+
+
+def task_with_script(settings, thread_id: str, script: list[dict] | None = None, scenario: str = "alpha"):
+    loaded = load_scenario(scenario)
+    task = scenario_task(loaded, settings, thread_id)
+    if script is not None:
+        task["script"] = script
+    return task
+
+
+ALPHA_FIX = call("apply_edit", path="app/settings.py",
+                 old_text='    return [origin for origin in raw.split(",") if origin]',
+                 new_text='    return [origin.strip() for origin in raw.split(",") if origin.strip()]')
+FINISH = call("finish", fix_description="Strip whitespace around comma-separated values.", error_type="AssertionError")
+
+
+def file_text(task, rel: str) -> str:
+    return (Path(task["workspace"]) / rel).read_text()

@@ -1,0 +1,178 @@
+"""FixMemory on a real SqliteStore file (deterministic embeddings: the model is not the point here)."""
+
+import json
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.format import NO_RESULTS, format_hits
+from astra_memory.stores.memory import NAMESPACE, FixMemory
+from astra_memory.stores.sqlite import open_sqlite_store
+from astra_memory.stores.transfer import import_jsonl
+
+OUTCOME = "pytest passed with exit code 0 (4 passed)"
+
+
+@pytest.fixture
+def memory(tmp_path):
+    with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as store:
+        yield FixMemory(store, min_score=0.05)
+
+
+def store_fix(memory, fix="strip whitespace around comma separated origins", session="s1", **overrides):
+    args = dict(fix_description=fix, error_type="AssertionError", file_paths=["app/settings.py"], outcome=OUTCOME,
+                confirmed_outcome=OUTCOME, symptom="AssertionError: second origin rejected comma separated origins",
+                diff="-a\n+b\n", session_id=session, project="corsgate")
+    args.update(overrides)
+    return memory.store_fix_memory(**args)
+
+
+def vector_rows(memory) -> int:
+    return memory.store.conn.execute("SELECT count(*) FROM store_vectors").fetchone()[0]
+
+
+def test_store_and_find_by_symptom(memory):
+    record = store_fix(memory)
+    hits = memory.search_codebase_memory("second origin rejected after comma")
+    assert [h.record.memory_id for h in hits] == [record.memory_id]
+    text = format_hits(hits)
+    assert "[match 1] score=" in text and "DATA" in text and OUTCOME in text
+    assert format_hits([]) == NO_RESULTS
+
+
+def test_storing_the_same_fix_twice_updates_instead_of_duplicating(memory):
+    first = store_fix(memory)
+    second = store_fix(memory)
+    assert first.memory_id == second.memory_id
+    assert memory.count() == 1 and vector_rows(memory) == 1
+    assert store_fix(memory, session="s2").memory_id != first.memory_id
+
+
+def test_timestamps_are_the_records_own_across_overwrites(memory):
+    """SqliteStore resets created_at on overwrite; the record keeps its first-confirmed time."""
+    first = store_fix(memory, timestamp=datetime(2026, 1, 2, tzinfo=timezone.utc))
+    store_fix(memory, timestamp=datetime(2026, 5, 6, tzinfo=timezone.utc))
+    again = memory.get(first.memory_id)
+    assert again.timestamp == datetime(2026, 1, 2, tzinfo=timezone.utc)
+    assert again.updated_at > again.timestamp
+
+
+def test_deleted_records_never_come_back_from_search(memory):
+    """SqliteStore.delete leaves the vector row behind; the service removes it."""
+    record = store_fix(memory)
+    assert memory.delete(record.memory_id)
+    assert vector_rows(memory) == 0
+    assert memory.search_codebase_memory("second origin rejected", min_score=-1) == []
+    # A raw re-put without re-indexing (what SqliteStore does with index=False) must not revive the old vector.
+    memory.store.put(NAMESPACE, record.memory_id, record.to_store_value(), index=False)
+    assert memory.search_codebase_memory("second origin rejected", min_score=-1) == []
+    assert not memory.delete("no-such-id")
+
+
+def test_reindex_on_update_replaces_the_vector(memory):
+    record = store_fix(memory)
+    changed = record.model_copy(update={"symptom": "ZeroDivisionError in invoice totals"})
+    memory.put_record(changed)
+    assert vector_rows(memory) == 1
+    hits = memory.search_codebase_memory("ZeroDivisionError invoice totals", min_score=-1)
+    assert hits[0].record.memory_id == record.memory_id and hits[0].score > 0.5
+
+
+def test_the_embedded_field_is_symptom_plus_fix_not_the_whole_record(memory):
+    """SqliteStore 3.1.x ignores `fields`; without care it would embed the whole JSON value."""
+    store_fix(memory)
+    (text,) = memory.store.conn.execute("SELECT field_name FROM store_vectors").fetchone()
+    assert text == "embed_text"
+
+
+@pytest.mark.parametrize("overrides, match", [
+    ({"fix_description": "  "}, "fix_description"),
+    ({"error_type": ""}, "error_type"),
+    ({"file_paths": "app/settings.py"}, "not one string"),
+    ({"file_paths": []}, "file_paths"),
+    ({"timestamp": datetime(2026, 1, 1)}, "timezone"),
+    ({"symptom": "x" * 5000}, "symptom"),
+])
+def test_invalid_records_are_refused(memory, overrides, match):
+    with pytest.raises(MemoryValidationError, match=match):
+        store_fix(memory, **overrides)
+    assert memory.count() == 0
+
+
+def test_unconfirmed_outcomes_are_refused(memory):
+    with pytest.raises(UnconfirmedOutcomeError):
+        store_fix(memory, outcome="pytest passed with exit code 0 (5 passed)")
+    with pytest.raises(UnconfirmedOutcomeError):
+        store_fix(memory, confirmed_outcome=None)
+    assert memory.count() == 0
+
+
+def test_secrets_are_scrubbed_from_every_stored_field(memory):
+    record = store_fix(memory, fix="rotate key sk-proj-abcdefghijklmnopqrstuvwx; db postgresql://u:hunter22@db/x",
+                       diff="+headers = {'Authorization': 'Bearer abcdefghijk123'}\n")
+    stored = json.dumps(memory.get(record.memory_id).model_dump(mode="json"))
+    for secret in ("sk-proj-abcdefghijklmnopqrstuvwx", "hunter22", "abcdefghijk123"):
+        assert secret not in stored
+
+
+@pytest.mark.parametrize("kwargs", [{"top_k": 0}, {"top_k": 11}, {"top_k": "3"}])
+def test_search_arguments_are_validated(memory, kwargs):
+    with pytest.raises(MemoryValidationError):
+        memory.search_codebase_memory("query", **kwargs)
+    with pytest.raises(MemoryValidationError):
+        memory.search_codebase_memory("   ")
+
+
+def test_error_type_filter_and_min_score(memory):
+    store_fix(memory)
+    store_fix(memory, fix="divide by zero guard", error_type="ZeroDivisionError", session="s3",
+              symptom="ZeroDivisionError: division by zero in totals")
+    hits = memory.search_codebase_memory("division by zero", error_type="ZeroDivisionError", top_k=10, min_score=-1)
+    assert {h.record.error_type for h in hits} == {"ZeroDivisionError"}
+    assert memory.search_codebase_memory("completely unrelated words here", min_score=0.99) == []
+
+
+def test_import_is_all_or_nothing(memory, tmp_path):
+    good = store_fix(memory).model_dump_json()
+    memory.delete(json.loads(good)["memory_id"])
+    path = tmp_path / "in.jsonl"
+    path.write_text(good + "\n{not json\n" + json.dumps({"memory_id": "x"}) + "\n")
+    with pytest.raises(MemoryValidationError) as info:
+        import_jsonl(memory, path)
+    assert "line 2" in str(info.value) and "line 3" in str(info.value)
+    assert memory.count() == 0
+    path.write_text(good + "\n")
+    assert import_jsonl(memory, path) == 1 and memory.count() == 1
+
+
+WRITER = """
+import sys
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.sqlite import open_sqlite_store
+path, tag = sys.argv[1], sys.argv[2]
+O = "pytest passed with exit code 0 (1 passed)"
+with open_sqlite_store(path, HashEmbeddings()) as store:
+    m = FixMemory(store, min_score=-1)
+    for i in range(40):
+        m.store_fix_memory(f"fix {tag} {i}", "AssertionError", ["a.py"], O, confirmed_outcome=O,
+                           symptom=f"symptom {tag} {i}", diff="", session_id=f"{tag}-{i}")
+        m.search_codebase_memory(f"symptom {tag}", top_k=3)
+"""
+
+
+def test_two_processes_store_and_search_one_file_without_locking_errors(tmp_path):
+    path = tmp_path / "shared.sqlite"
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag], stderr=subprocess.PIPE, text=True)
+             for tag in ("p1", "p2")]
+    errors = [p.communicate(timeout=180)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    assert not any("locked" in e for e in errors)
+    with open_sqlite_store(path, HashEmbeddings()) as store:
+        memory = FixMemory(store)
+        assert memory.count() == 80
+        assert store.conn.execute("SELECT count(*) FROM store_vectors").fetchone()[0] == 80

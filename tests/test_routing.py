@@ -1,0 +1,57 @@
+"""The gates as pure functions, on hand-built state."""
+
+from langchain_core.messages import AIMessage
+
+from astra_memory.graph.routing import (
+    route_after_investigate,
+    route_after_observe,
+    route_after_step,
+    route_after_test,
+    fix_confirmed,
+)
+
+
+def ai(name: str, **args) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "c1", "type": "tool_call"}])
+
+
+DELIVERED = {"memory": {"delivered": True, "hits": []}}
+
+
+def test_observe_routes_failures_to_memory_search_and_ends_otherwise():
+    assert route_after_observe({}) == "memory_search"
+    assert route_after_observe({"status": "nothing_to_fix"}) == "report"
+
+
+def test_no_edit_or_finish_before_memory_is_delivered():
+    for name in ("apply_edit", "finish"):
+        assert route_after_investigate({"messages": [ai(name)]}) == "tools"  # refused there
+        assert route_after_investigate({"messages": [ai(name)], "memory": {"delivered": False}}) == "tools"
+
+
+def test_investigate_routes_by_the_first_tool_call():
+    assert route_after_investigate({**DELIVERED, "messages": [ai("apply_edit")]}) == "edit"
+    assert route_after_investigate({**DELIVERED, "messages": [ai("finish")]}) == "test"
+    assert route_after_investigate({**DELIVERED, "messages": [ai("read_file")]}) == "tools"
+    assert route_after_investigate({**DELIVERED, "messages": [AIMessage(content="hi")]}) == "tools"
+    assert route_after_investigate({**DELIVERED, "status": "budget_exhausted", "messages": []}) == "report"
+
+
+def test_steps_return_to_investigate_until_a_status_is_set():
+    assert route_after_step({}) == "investigate"
+    assert route_after_step({"status": "failed"}) == "report"
+
+
+PASS = {"passed": True, "outcome": "pytest passed with exit code 0 (4 passed)", "edits_seen": 1}
+
+
+def test_store_only_after_a_passing_run_with_no_later_edit():
+    confirmed = {"test_runs": [PASS], "edits": [{}], "confirmed_outcome": PASS["outcome"]}
+    assert fix_confirmed(confirmed) and route_after_test(confirmed) == "store"
+    after_edit = {**confirmed, "edits": [{}, {}]}
+    assert not fix_confirmed(after_edit) and route_after_test(after_edit) == "investigate"
+    invented = {**confirmed, "confirmed_outcome": "pytest passed with exit code 0 (99 passed)"}
+    assert route_after_test(invented) == "investigate"
+    failing = {"test_runs": [{**PASS, "passed": False}], "edits": [{}], "confirmed_outcome": None}
+    assert route_after_test(failing) == "investigate"
+    assert route_after_test({**failing, "status": "failed"}) == "report"

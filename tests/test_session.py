@@ -1,0 +1,85 @@
+"""Whole sessions through the compiled graph, as scripts use it."""
+
+from pathlib import Path
+
+import pytest
+
+from astra_memory.checkpoints import open_checkpointer
+from astra_memory.errors import ScenarioError
+from astra_memory.graph import builder
+from astra_memory.graph.context import Context
+from astra_memory.scenarios import list_scenarios, load_scenario
+from astra_memory.session import retest_on_original, start_session, workspace_task
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.sqlite import open_sqlite_store
+from tests.helpers import task_with_script
+
+
+def test_graph_invoke_from_a_plain_script(tmp_path, settings):
+    """The README's script example: compile with a checkpointer and a store, invoke with a thread id."""
+    task = task_with_script(settings, "script-thread")
+    with open_checkpointer(tmp_path / "cp.sqlite") as saver, \
+            open_sqlite_store(tmp_path / "mem.sqlite", HashEmbeddings()) as store:
+        graph = builder.compile(checkpointer=saver, store=store)
+        final = graph.invoke({"task": task}, config={"configurable": {"thread_id": "script-thread"}},
+                             context=Context(), durability="sync")
+        assert final["status"] == "fixed"
+        assert final["confirmed_outcome"] == "pytest passed with exit code 0 (4 passed)"
+        record = FixMemory(store).get(final["stored_memory_id"])
+        assert record.outcome == final["confirmed_outcome"]  # stored verbatim
+        assert record.file_paths == ["app/settings.py"] and "+    return [origin.strip()" in record.diff
+        assert record.model == "scripted"
+    assert not (load_scenario("alpha").template / "app" / "settings.py").read_text().count("strip()")
+
+
+def test_the_fixed_source_passes_the_original_tests_in_a_fresh_copy(agent, settings, tmp_path):
+    task = task_with_script(settings, "retest")
+    start_session(agent, task)
+    (Path(task["workspace"]) / "tests" / "test_cors.py").write_text("def test_nothing():\n    pass\n")
+    run = retest_on_original(load_scenario("alpha"), Path(task["workspace"]), tmp_path / "fresh")
+    assert run.passed and run.outcome == "pytest passed with exit code 0 (4 passed)"
+
+
+def test_a_passing_project_ends_nothing_to_fix(agent, settings, tmp_path):
+    (tmp_path / "proj" / "tests").mkdir(parents=True)
+    (tmp_path / "proj" / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider tests", settings, "ok-thread")
+    final = start_session(agent, task)
+    assert final["status"] == "nothing_to_fix" and agent.memory.count() == 0
+
+
+def test_a_missing_test_command_ends_failed_with_the_reason(agent, settings, tmp_path):
+    (tmp_path / "proj").mkdir()
+    task = workspace_task(tmp_path / "proj", "no-such-test-runner --all", settings, "bad-cmd")
+    final = start_session(agent, task)
+    assert final["status"] == "failed" and "not found" in final["reason"]
+
+
+def test_a_project_without_tests_ends_failed(agent, settings, tmp_path):
+    (tmp_path / "proj").mkdir()
+    task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider", settings, "no-tests")
+    final = start_session(agent, task)
+    assert final["status"] == "failed" and "no tests" in final["reason"]
+
+
+def test_a_scenario_folder_without_tests_is_refused(tmp_path):
+    (tmp_path / "s" / "project" / "app").mkdir(parents=True)
+    (tmp_path / "s" / "scenario.toml").write_text('name = "s"\nfamily = "f"\nprompt = "p"\ntest_command = "x"\n')
+    with pytest.raises(ScenarioError, match="no tests"):
+        load_scenario(tmp_path / "s")
+    with pytest.raises(ScenarioError, match="no scenario"):
+        load_scenario("no-such-scenario")
+
+
+def test_bundled_alpha_and_beta_are_there():
+    names = {s.name for s in list_scenarios()}
+    assert {"alpha", "beta"} <= names
+
+
+def test_scripted_model_without_a_script_says_what_to_do(agent, settings, tmp_path):
+    (tmp_path / "proj" / "tests").mkdir(parents=True)
+    (tmp_path / "proj" / "tests" / "test_x.py").write_text("def test_x():\n    assert False\n")
+    task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider tests", settings, "no-script")
+    with pytest.raises(Exception, match="scripted model needs a script"):
+        start_session(agent, task)

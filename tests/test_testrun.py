@@ -1,0 +1,72 @@
+import sys
+
+from astra_memory.symptoms import parse_failure, symptom_query
+from astra_memory.testrun import outcome_string, parse_counts, run_tests
+
+
+def _project(tmp_path, test_body: str):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_p.py").write_text(test_body)
+    return tmp_path
+
+
+def test_passing_run_confirms_the_exact_outcome_string(tmp_path):
+    _project(tmp_path, "def test_a():\n    assert 1\n\ndef test_b():\n    assert 2\n")
+    run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests")
+    assert run.passed and run.exit_code == 0
+    assert run.outcome == "pytest passed with exit code 0 (2 passed)"
+
+
+def test_failing_run_is_parsed_into_a_failure(tmp_path):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "m.py").write_text("def f(x):\n    return x.lower()\n")
+    _project(tmp_path, "from app.m import f\n\ndef test_audit_key():\n    assert f('Audit-Log') == 'audit_log'\n")
+    run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests")
+    assert not run.passed and run.counts == {"failed": 1}
+    failure = parse_failure(run.output)
+    assert failure.error_type == "AssertionError"
+    assert failure.failing_tests == ["tests/test_p.py::test_audit_key"]
+    assert "audit-log" in failure.message
+    query = symptom_query(failure)
+    assert query.startswith("AssertionError") and "audit key" in query
+
+
+def test_exception_type_and_traceback_files(tmp_path):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "m.py").write_text("def f(x):\n    return x + 1\n")
+    _project(tmp_path, "from app.m import f\n\ndef test_add():\n    assert f('a') == 2\n")
+    failure = parse_failure(run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests").output)
+    assert failure.error_type == "TypeError"
+    assert "app/m.py" in failure.files
+
+
+def test_hanging_tests_are_killed_at_the_timeout(tmp_path):
+    _project(tmp_path, "import time\n\ndef test_hang():\n    time.sleep(60)\n")
+    run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests", timeout_s=3)
+    assert run.timed_out and not run.passed and run.exit_code == 124
+    assert run.duration_s < 30
+
+
+def test_secrets_do_not_reach_the_tests(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-should-not-leak-123456")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_should_not_leak")
+    _project(tmp_path, "import os\n\ndef test_env():\n    assert 'OPENAI_API_KEY' not in os.environ\n"
+                       "    assert 'GITHUB_TOKEN' not in os.environ\n    assert os.getcwd() == os.environ['HOME']\n")
+    assert run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests").passed
+
+
+def test_output_is_bounded(tmp_path):
+    script = tmp_path / "noisy.py"
+    script.write_text("import sys\nsys.stdout.write('x' * 5_000_000)\n")
+    run = run_tests(tmp_path, f"{sys.executable} noisy.py")
+    assert run.passed and len(run.output) < 300_000 and "truncated" in run.output
+
+
+def test_missing_command_is_a_clear_result(tmp_path):
+    run = run_tests(tmp_path, "definitely-not-a-command-astra --x")
+    assert run.exit_code == 127 and "could not start" in run.output
+
+
+def test_counts_and_outcome_helpers():
+    assert parse_counts("=== 1 failed, 3 passed in 0.12s ===") == {"failed": 1, "passed": 3}
+    assert outcome_string("python -m pytest", 0, {"passed": 4}) == "pytest passed with exit code 0 (4 passed)"
