@@ -1,7 +1,7 @@
 """Deterministic kill points for crash tests.
 
 ``ASTRA_CRASH_AT=edit:applied`` makes the process SIGKILL itself the first time it reaches that
-point (``name:N`` at the N-th time). Production runs never set it; the crash matrix does, so
+point (``name:#N``: the N-th time it is reached). Production runs never set it; the crash matrix does, so
 that every kill lands exactly where it is meant to, not wherever a sleep happened to end.
 """
 

@@ -16,6 +16,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from astra_memory.crash import crash_point
+
 MODEL_NAME = "scripted"
 
 
@@ -33,6 +35,7 @@ class ScriptedChatModel(BaseChatModel):
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        crash_point("model:call")  # a kill here is a crash in the middle of a model request
         position = sum(1 for m in messages if isinstance(m, AIMessage))
         metadata = {"model_name": MODEL_NAME, "scripted_turn": position}
         if position >= len(self.turns):

@@ -1,0 +1,150 @@
+"""The crash matrix: SIGKILL a real session at every named point, resume it in a new process,
+and compare with an uncrashed run of the same two-attempt scenario.
+
+Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/crash.py), never by
+sleeping. The points: after every node boundary of a two-attempt run (14), inside every model call
+(5), inside every test subprocess (3), between each applied edit and its checkpoint (2), and
+between the memory write and its checkpoint (1).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from astra_memory.events import read_events
+from astra_memory.scenarios import load_scenario
+from astra_memory.session import open_agent
+from astra_memory.settings import Settings
+from tests.conftest import cli_env, run_cli
+
+# A two-attempt solution: the first edit drops blank entries but keeps the spaces, so the first
+# finish() fails its tests; the second edit strips, and the second finish() passes.
+TWO_ATTEMPTS = '''
+[[solution]]
+tool = "read_file"
+[solution.args]
+path = "app/settings.py"
+
+[[solution]]
+tool = "apply_edit"
+[solution.args]
+path = "app/settings.py"
+old_text = "if origin]"
+new_text = "if origin.strip()]"
+
+[[solution]]
+tool = "finish"
+[solution.args]
+error_type = "AssertionError"
+fix_description = "Drop blank entries."
+
+[[solution]]
+tool = "apply_edit"
+[solution.args]
+path = "app/settings.py"
+old_text = "[origin for origin"
+new_text = "[origin.strip() for origin"
+
+[[solution]]
+tool = "finish"
+[solution.args]
+error_type = "AssertionError"
+fix_description = "Strip whitespace around comma-separated values and drop blank entries."
+'''
+NODE_SEQUENCE = ["observe", "memory_search", "investigate", "tools", "investigate", "edit", "investigate",
+                 "test", "investigate", "edit", "investigate", "test", "store", "report"]
+
+
+def _node_points() -> list[str]:
+    seen: dict[str, int] = {}
+    points = []
+    for node in NODE_SEQUENCE:
+        seen[node] = seen.get(node, 0) + 1
+        points.append(f"after:{node}:#{seen[node]}")
+    return points
+
+
+POINTS = (_node_points() + [f"model:call:#{n}" for n in range(1, 6)] + [f"test:running:#{n}" for n in range(1, 4)]
+          + ["edit:applied:#1", "edit:applied:#2", "store:written"])
+THREAD = "crash-thread"
+
+
+@pytest.fixture(scope="module")
+def scenario_dir(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("two-attempts")
+    shutil.copytree(load_scenario("alpha").template, root / "project")
+    head = (load_scenario("alpha").root / "scenario.toml").read_text().split("[[solution]]")[0]
+    (root / "scenario.toml").write_text(head.replace('name = "alpha"', 'name = "alpha-two-attempts"') + TWO_ATTEMPTS)
+    return root
+
+
+def _state(home: Path) -> dict:
+    settings = Settings(home=home, embeddings="hash")
+    with open_agent(settings) as agent:
+        values = agent.graph.get_state(agent.config(THREAD)).values
+        records = [r.memory_id for r in agent.memory.iter_records()]
+    return {"values": values, "records": records}
+
+
+def _run(home: Path, scenario_dir: Path, point: str | None) -> dict:
+    env = cli_env(ASTRA_HOME=str(home), ASTRA_EMBEDDINGS="hash")
+    if point is None:
+        first = run_cli("run", str(scenario_dir), "--thread-id", THREAD, "--json", env=env)
+        return {"first": first, "after": _state(home), "home": home}
+    crashed = run_cli("run", str(scenario_dir), "--thread-id", THREAD, "--json", env={**env, "ASTRA_CRASH_AT": point})
+    before = _state(home)
+    resumed = run_cli("resume", THREAD, "--json", env=env)
+    return {"first": crashed, "before": before, "resumed": resumed, "after": _state(home), "home": home}
+
+
+@pytest.fixture(scope="module")
+def matrix(scenario_dir, tmp_path_factory) -> dict:
+    base = tmp_path_factory.mktemp("matrix")
+    jobs = {None: base / "uncrashed", **{p: base / p.replace(":", "_").replace("#", "") for p in POINTS}}
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two cores: two sessions at a time
+        futures = {p: pool.submit(_run, home, scenario_dir, p) for p, home in jobs.items()}
+        return {p: f.result() for p, f in futures.items()}
+
+
+def test_matrix_covers_every_named_point():
+    assert len(POINTS) == 25 and len(set(POINTS)) == 25
+
+
+def test_uncrashed_run_is_the_reference(matrix):
+    ref = matrix[None]
+    assert ref["first"].returncode == 0, ref["first"].stderr
+    values = ref["after"]["values"]
+    assert values["status"] == "fixed" and values["attempts"] == 2 and len(values["edits"]) == 2
+    assert len(ref["after"]["records"]) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("point", POINTS)
+def test_crash_and_resume(matrix, point):
+    run, ref = matrix[point], matrix[None]
+    assert run["first"].returncode == -signal.SIGKILL, f"kill point {point} was not reached: {run['first'].stderr}"
+    assert run["resumed"].returncode == 0, run["resumed"].stderr
+    summary = json.loads(run["resumed"].stdout)
+    final = run["after"]["values"]
+    assert summary["status"] == final["status"] == "fixed"
+    # Source byte-identical to the uncrashed run: no edit applied twice, none lost.
+    rel = Path("runs") / THREAD / "workspace" / "app" / "settings.py"
+    assert (run["home"] / rel).read_bytes() == (ref["home"] / rel).read_bytes()
+    assert [e["after_sha256"] for e in final["edits"]] == [e["after_sha256"] for e in ref["after"]["values"]["edits"]]
+    # Exactly one memory record for the fix, the same id as the uncrashed run's.
+    assert run["after"]["records"] == [final["stored_memory_id"]]
+    # Counters never go down across the crash.
+    before = run["before"]["values"].get("budget") or {}
+    for key, value in before.items():
+        assert final["budget"][key] >= value, key
+    # The memory gate held in every process: every edit came after a delivered memory search.
+    events = [e["event"] for e in read_events(run["home"] / "runs" / THREAD)]
+    assert "memory_search" in events
+    assert all(events[:i].count("memory_search") >= 1 for i, e in enumerate(events) if e == "edit")
+    assert final["memory"]["delivered"] is True
