@@ -1,0 +1,1 @@
+"""addressnook: a personal address book with search."""

@@ -1,0 +1,1 @@
+"""scorepeak: high-score leaderboard of an arcade hall."""

@@ -1,0 +1,1 @@
+"""vaultcron: scheduled file backups described in an INI file."""

@@ -1,0 +1,1 @@
+"""rookhall: members, games and standings of a chess club."""

@@ -1,0 +1,1 @@
+"""careslot: online appointment booking for a medical clinic."""

@@ -1,0 +1,1 @@
+"""wordloom: vocabulary flashcards for language learners."""

@@ -1,0 +1,1 @@
+"""forumgate: sign-up and profiles of a community forum."""

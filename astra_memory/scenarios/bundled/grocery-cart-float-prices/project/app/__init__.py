@@ -1,0 +1,1 @@
+"""basketly: shopping cart of a grocery delivery web shop."""

@@ -1,0 +1,1 @@
+"""billwise: invoices for freelancers, with VAT per line."""

@@ -1,0 +1,1 @@
+"""taskmint: a minimal kanban board for small teams."""

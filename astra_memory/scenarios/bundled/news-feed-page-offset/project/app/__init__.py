@@ -1,0 +1,1 @@
+"""inkwire: the public article feed of a small newsroom."""

@@ -1,0 +1,1 @@
+"""mailcrate: mailing-list manager that imports subscriber exports."""

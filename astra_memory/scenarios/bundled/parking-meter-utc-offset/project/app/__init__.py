@@ -1,0 +1,1 @@
+"""kerbpark: billing of on-street parking sessions reported by meters."""

@@ -1,0 +1,1 @@
+"""paydeck: weekly payroll for hourly staff."""

@@ -1,0 +1,1 @@
+"""lumenbox: online photo albums with paged thumbnail views."""

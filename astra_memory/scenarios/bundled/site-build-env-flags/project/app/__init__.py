@@ -1,0 +1,1 @@
+"""pressleaf: a small static site generator for blogs."""

@@ -1,0 +1,1 @@
+"""binkeeper: stock movements and daily reports for a small warehouse."""

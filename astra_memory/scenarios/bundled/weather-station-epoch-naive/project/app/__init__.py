@@ -1,0 +1,1 @@
+"""skyledger: collects and summarises readings from amateur weather stations."""
