@@ -22,16 +22,46 @@ app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed
                   pretty_exceptions_enable=False)
 memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
-console = Console()
-err = Console(stderr=True)
+from astra_memory.bench.cli import bench_app  # noqa: E402  (light: heavy imports happen when a bench runs)
+
+app.add_typer(bench_app, name="bench")
+
+
+@app.callback()
+def _database(database_url: Annotated[Optional[str], typer.Option(
+        "--database-url", metavar="URL", help="One PostgreSQL database for checkpoints, memory and cost ledger "
+        "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
+    """Every command builds Settings() from the environment; the option sets it for this process
+    and the subprocesses it starts (e.g. `memory smoke`'s read-back)."""
+    if database_url:
+        os.environ["ASTRA_DATABASE_URL"] = database_url
+
+
+console = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow"}
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+# Live models: the cost guard's options (astra_memory/models/cost.py; README "Live models and the cost guard").
+ApproveOpt = Annotated[bool, typer.Option("--approve-live-cost",
+                                          help="Allow a live model to spend money (or ASTRA_APPROVE_LIVE_COST=1).")]
+BudgetOpt = Annotated[Optional[float], typer.Option(
+    "--budget", help="Per-session spend limit in USD (ASTRA_SESSION_BUDGET_USD; default 0.25; resume keeps "
+                     "the session's limit).")]
+TotalBudgetOpt = Annotated[Optional[float], typer.Option(
+    "--total-budget", help="Spend limit in USD across all sessions in the ledger (ASTRA_TOTAL_BUDGET_USD; default 5).")]
+PriceInOpt = Annotated[Optional[float], typer.Option(
+    "--price-in", help="USD per 1M input tokens (ASTRA_PRICE_IN_PER_MTOK); needed for models not in the price table.")]
+PriceOutOpt = Annotated[Optional[float], typer.Option(
+    "--price-out", help="USD per 1M output tokens (ASTRA_PRICE_OUT_PER_MTOK); 0 for a free local server.")]
+MaxOutputOpt = Annotated[int, typer.Option("--max-output-tokens", min=1,
+                                           help="Output cap sent with every live request (bounds its cost).")]
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
-    err.print(f"[red]error:[/red] {message}")
+    err.print("[red]error:[/red] ", end="")
+    err.print(message, markup=False, highlight=False)  # messages may hold [brackets]: not markup
     raise typer.Exit(code)
 
 
@@ -62,6 +92,24 @@ def _progress(quiet: bool):
     return on_update
 
 
+def _live_context(model: Optional[str], *, approve: bool, budget: Optional[float], total_budget: Optional[float],
+                  price_in: Optional[float], price_out: Optional[float], max_output_tokens: int,
+                  **knobs: Any) -> Context:
+    return Context(model=model, approve_live_cost=approve, session_budget_usd=budget, total_budget_usd=total_budget,
+                   price_in_per_mtok=price_in, price_out_per_mtok=price_out, max_output_tokens=max_output_tokens,
+                   **knobs)
+
+
+def _preflight_live(model: Optional[str], context: Context) -> None:
+    """Before any work: a live model needs the cost approval, an API key the server accepts, a known
+    price and sane limits. The key check asks the server for its model list, which is free."""
+    from astra_memory.models.live import is_live, preflight, probe_api_key
+
+    if is_live(model):
+        preflight(model, context)
+        probe_api_key(context)
+
+
 def _session_exit(summary: dict) -> int:
     return EXIT_OK if summary["status"] in ("fixed", "nothing_to_fix") else EXIT_FAILED
 
@@ -89,6 +137,12 @@ def run(
     responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
     max_attempts: Annotated[int, typer.Option(min=1, max=20)] = 3,
     as_json: JsonOpt = False,
+    approve_live_cost: ApproveOpt = False,
+    budget: BudgetOpt = None,
+    total_budget: TotalBudgetOpt = None,
+    price_in: PriceInOpt = None,
+    price_out: PriceOutOpt = None,
+    max_output_tokens: MaxOutputOpt = 4096,
 ) -> None:
     """Run one session: on a fresh copy of a bundled scenario, or on your project in place."""
     from astra_memory.nodes.report import summarize
@@ -101,7 +155,11 @@ def run(
         _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
         _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
+    context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
+                            price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
+                            base_url=base_url, use_responses_api=responses_api, max_attempts=max_attempts)
     try:
+        _preflight_live(model, context)
         with open_agent(settings) as agent:
             tid = thread_id or new_thread_id(scenario or "session")
             if scenario is not None:
@@ -109,7 +167,6 @@ def run(
             else:
                 task = workspace_task(workspace, test_command, settings, tid, model=model)
             err.print(f"[bold]session {tid}[/bold] ({task['project']}, model {model}); data in {settings.home}")
-            context = Context(model=model, base_url=base_url, use_responses_api=responses_api, max_attempts=max_attempts)
             final = start_session(agent, task, context=context, on_update=_progress(as_json))
     except AstraError as exc:
         _fail(str(exc))
@@ -120,7 +177,14 @@ def run(
 
 @app.command()
 def resume(thread_id: str, as_json: JsonOpt = False,
-           base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL.")] = None) -> None:
+           base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL.")] = None,
+           responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
+           approve_live_cost: ApproveOpt = False,
+           budget: BudgetOpt = None,
+           total_budget: TotalBudgetOpt = None,
+           price_in: PriceInOpt = None,
+           price_out: PriceOutOpt = None,
+           max_output_tokens: MaxOutputOpt = 4096) -> None:
     """Continue an interrupted session from its last checkpoint."""
     from astra_memory.nodes.report import summarize
     from astra_memory.session import UnknownThreadError, open_agent, resume_session
@@ -129,8 +193,12 @@ def resume(thread_id: str, as_json: JsonOpt = False,
         with open_agent(Settings()) as agent:
             snapshot = agent.graph.get_state(agent.config(thread_id))
             model = (snapshot.values.get("task") or {}).get("model") if snapshot.values else None
-            final, ran = resume_session(agent, thread_id, context=Context(model=model, base_url=base_url),
-                                        on_update=_progress(as_json))
+            context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
+                                    price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
+                                    base_url=base_url, use_responses_api=responses_api)
+            if snapshot.next:
+                _preflight_live(model, context)
+            final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json))
     except UnknownThreadError as exc:
         _fail(str(exc))
     except AstraError as exc:
@@ -178,19 +246,43 @@ def scenarios(as_json: JsonOpt = False) -> None:
 
 @app.command()
 def demo(as_json: JsonOpt = False,
-         model: Annotated[Optional[str], typer.Option(help="'scripted' (default) or 'openai:<model>'.")] = None) -> None:
+         model: Annotated[Optional[str], typer.Option(help="'scripted' (default) or 'openai:<model>'.")] = None,
+         base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL (OPENAI_BASE_URL).")] = None,
+         responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
+         approve_live_cost: ApproveOpt = False,
+         budget: BudgetOpt = None,
+         total_budget: TotalBudgetOpt = None,
+         price_in: PriceInOpt = None,
+         price_out: PriceOutOpt = None,
+         max_output_tokens: MaxOutputOpt = 4096) -> None:
     """The two-session experiment: alpha stores a fix, beta finds it before editing anything."""
+    from contextlib import nullcontext
+    from dataclasses import replace
+
+    from astra_memory.backends import open_cost_ledger
     from astra_memory.demo import run_demo
+    from astra_memory.models.live import is_live
 
     settings = Settings()
     model = model or settings.model
+    context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
+                            price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
+                            base_url=base_url, use_responses_api=responses_api)
 
     def on_session(name: str, info: dict) -> None:
         if not as_json:
             err.print(f"[bold]session {name}[/bold] (thread {info['thread_id']})")
 
     try:
-        evidence = run_demo(settings, model=model, on_session=on_session, on_update=_progress(as_json))
+        _preflight_live(model, context)
+        # Live demo sessions are charged to the main data directory's ledger, so the total limit
+        # covers them too (each demo run has its own fresh data directory otherwise).
+        if is_live(model):
+            settings.ensure_home()
+        opened = open_cost_ledger(settings) if is_live(model) else nullcontext(None)
+        with opened as ledger:
+            evidence = run_demo(settings, model=model, context=replace(context, ledger=ledger) if ledger else None,
+                                on_session=on_session, on_update=_progress(as_json))
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
@@ -207,6 +299,57 @@ def demo(as_json: JsonOpt = False,
         console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
     ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
+
+
+@app.command()
+def cost(as_json: JsonOpt = False,
+         thread: Annotated[Optional[str], typer.Option(help="Also list this session's requests one by one.")] = None,
+         ) -> None:
+    """Show the cost ledger: per session requests, tokens and spend, and the total.
+
+    Spend counts a request whose outcome is unknown (the process died during it) at its reserved
+    worst case, as the limits do.
+    """
+    from astra_memory.backends import open_cost_ledger
+    from astra_memory.models.cost import default_total_budget, ledger_path_for
+    from astra_memory.pgconn import redact_url
+
+    settings = Settings()
+    path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
+    try:
+        total_limit = default_total_budget()
+        if settings.database_url or Path(path).exists():  # a read-only look: no empty SQLite file is created
+            with open_cost_ledger(settings) as ledger:
+                sessions = [u.to_dict() for u in ledger.sessions()]
+                total = ledger.total().to_dict()
+                requests = ledger.requests(thread) if thread else None
+        else:
+            sessions, total, requests = [], {"requests": 0, "open_reservations": 0, "failed": 0, "input_tokens": 0,
+                                             "output_tokens": 0, "spent_usd": 0.0}, [] if thread else None
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        data = {"ledger": str(path), "sessions": sessions, "total": total, "total_limit_usd": total_limit}
+        if requests is not None:
+            data["requests"] = requests
+        return _print_json(data)
+    table = Table("session", "model", "requests", "open", "failed", "input tokens", "output tokens", "spent USD",
+                  "limit USD", title=f"Cost ledger {path}")
+    for u in sessions:
+        table.add_row(u["thread_id"], u["model"] or "", str(u["requests"]), str(u["open_reservations"]),
+                      str(u["failed"]), str(u["input_tokens"]), str(u["output_tokens"]), f"{u['spent_usd']:.6f}",
+                      "" if u["limit_usd"] is None else f"{u['limit_usd']:.4f}")
+    table.add_row("[bold]total[/bold]", "", str(total["requests"]), str(total["open_reservations"]),
+                  str(total["failed"]), str(total["input_tokens"]), str(total["output_tokens"]),
+                  f"[bold]{total['spent_usd']:.6f}[/bold]", f"{total_limit:.4f}")
+    console.print(table if sessions else f"no live model requests yet (ledger {path})")
+    if requests:
+        rows = Table("request", "state", "reserved USD", "cost USD", "input", "output", "reserved at", "note")
+        for r in requests:
+            rows.add_row(r["request_id"], r["state"], f"{r['reserved_usd']:.6f}",
+                         "" if r["cost_usd"] is None else f"{r['cost_usd']:.6f}", str(r["input_tokens"]),
+                         str(r["output_tokens"]), r["reserved_at"][:19], r["note"] or "")
+        console.print(rows)
 
 
 # -- memory commands ----------------------------------------------------------------------------
@@ -274,8 +417,11 @@ def memory_delete(memory_id: str) -> None:
     """Delete one record (its vector too: it will not come back from search)."""
     from astra_memory.session import open_memory
 
-    with open_memory() as memory:
-        deleted = memory.delete(memory_id)
+    try:
+        with open_memory() as memory:
+            deleted = memory.delete(memory_id)
+    except AstraError as exc:
+        _fail(str(exc))
     if not deleted:
         _fail(f"no record {memory_id!r}", EXIT_FAILED)
     console.print(f"deleted {memory_id}")
@@ -287,10 +433,13 @@ def memory_export(path: Path) -> None:
     from astra_memory.session import open_memory
 
     count = 0
-    with open_memory() as memory, open(path, "w", encoding="utf-8") as out:
-        for record in memory.iter_records():
-            out.write(record.model_dump_json() + "\n")
-            count += 1
+    try:
+        with open_memory() as memory, open(path, "w", encoding="utf-8") as out:
+            for record in memory.iter_records():
+                out.write(record.model_dump_json() + "\n")
+                count += 1
+    except AstraError as exc:
+        _fail(str(exc))
     console.print(f"exported {count} record(s) to {path}")
 
 
@@ -351,6 +500,30 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
             console.print(("[green]ok[/green]  " if s["ok"] else "[red]FAIL[/red] ") + s["step"])
         console.print("smoke check passed" if ok else "smoke check FAILED")
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
+
+
+@memory_app.command("migrate")
+def memory_migrate(
+    source: Annotated[str, typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")],
+    destination: Annotated[str, typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Copy every record with its id and stored vector (not re-embedded) between backends; counts checked."""
+    from astra_memory.stores.embeddings import make_embeddings
+    from astra_memory.stores.migrate import MigrationError, migrate
+
+    settings = Settings()
+    try:
+        report = migrate(source, destination, make_embeddings(settings.embeddings, settings.embedding_model_path))
+    except MigrationError as exc:
+        _fail(str(exc), EXIT_FAILED)
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        return _print_json(report.to_dict())
+    console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
+                  f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
+                  f"destination {report.destination_before} -> {report.destination_after} record(s)")
 
 
 def main() -> None:

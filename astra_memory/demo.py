@@ -41,7 +41,8 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     demo_home = settings.home / "demo" / f"{stamp}-{new_thread_id('run')[4:]}"
     demo_settings = Settings(home=demo_home, model=model, embeddings=settings.embeddings,
-                             embedding_model_path=settings.embedding_model_path, min_score=settings.min_score)
+                             embedding_model_path=settings.embedding_model_path, min_score=settings.min_score,
+                             database_url=None)  # always a fresh local memory, even on a team setup
     sessions = []
     started = time.monotonic()
     with open_agent(demo_settings) as agent:

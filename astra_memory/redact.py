@@ -12,7 +12,10 @@ _PATTERNS = [
     re.compile(r"\bAKIA[0-9A-Z]{16}\b"),  # AWS access key ids
     re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{8,}"),
 ]
-_URL_PASSWORD = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.\-]*://)(?P<user>[^:/@\s]+):(?P<pw>[^@/\s]+)@")
+# Bounded and anchored: an unbounded scheme backtracks quadratically over long base64-like runs.
+_URL_PASSWORD = re.compile(
+    r"(?<![A-Za-z0-9+.\-])(?P<scheme>[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)(?P<user>[^:/@\s]{1,256}):(?P<pw>[^@/\s]{1,256})@"
+)
 # `password = "hunter2!"` or `API_KEY=abc123def456ghi7`; a plain identifier (`token: str`) is left alone.
 _ASSIGNED = re.compile(
     r"(?i)(?P<key>\b[\w\-]*(?:api[_-]?key|secret|token|password|passwd)[\w\-]*\b\s*[=:]\s*)"

@@ -8,13 +8,15 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
 
-from astra_memory.checkpoints import open_checkpointer, thread_ids
+from astra_memory.backends import open_backend, open_cost_ledger
+from astra_memory.checkpoints import thread_ids
+from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.graph.context import Context
@@ -23,7 +25,6 @@ from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun import TestRun, run_tests
 
 RECURSION_LIMIT = 200
@@ -41,6 +42,7 @@ class Agent:
     graph: CompiledStateGraph
     memory: FixMemory
     settings: Settings
+    ledger: Any = None  # models.cost.CostLedger: every live request is reserved here before it is sent
 
     def config(self, thread_id: str) -> dict:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
@@ -48,14 +50,14 @@ class Agent:
 
 @contextmanager
 def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
-    """Open the checkpoint file and the memory file under ``settings.home`` and compile the graph."""
+    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends) and compile the graph."""
     settings = settings or Settings()
     settings.ensure_home()
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-    with open_checkpointer(settings.checkpoint_path) as saver, \
-            open_sqlite_store(settings.memory_path, embeddings) as store:
-        graph = builder.compile(checkpointer=saver, store=store)
-        yield Agent(graph, FixMemory(store, min_score=settings.min_score), settings)
+    # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
+    with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
+        graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
+        yield Agent(graph, FixMemory(backend.store, min_score=settings.min_score), settings, ledger)
 
 
 @contextmanager
@@ -64,8 +66,8 @@ def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
     settings = settings or Settings()
     settings.ensure_home()
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-    with open_sqlite_store(settings.memory_path, embeddings) as store:
-        yield FixMemory(store, min_score=settings.min_score)
+    with open_backend(settings, embeddings, checkpointer=False) as backend:
+        yield FixMemory(backend.store, min_score=settings.min_score)
 
 
 def new_thread_id(prefix: str = "session") -> str:
@@ -104,7 +106,22 @@ def _drive(agent: Agent, payload: dict | None, thread_id: str, context: Context,
         for node, update in chunk.items():
             if on_update is not None and not node.startswith("__"):
                 on_update(node, update or {})
+            crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
     return agent.graph.get_state(agent.config(thread_id)).values
+
+
+def _guarded(agent: Agent, context: Context, task: Task) -> Context:
+    """The cost guard for live models: the agent's ledger in the context (unless the caller brought
+    one, as the demo does to count against the main data directory), and the local preflight checks
+    (approval, API key, price, limits) before any node runs."""
+    from astra_memory.models.live import is_live, preflight
+
+    if context.ledger is None and agent.ledger is not None:
+        context = replace(context, ledger=agent.ledger)
+    name = context.model or task.get("model")
+    if is_live(name):
+        preflight(name, context)
+    return context
 
 
 def start_session(agent: Agent, task: Task, *, context: Context | None = None,
@@ -112,7 +129,7 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     """Run a new session to its end; returns the final state."""
     if agent.graph.get_state(agent.config(task["session_id"])).values:
         raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
-    context = context or Context(model=task.get("model"))
+    context = _guarded(agent, context or Context(model=task.get("model")), task)
     return _drive(agent, {"task": task}, task["session_id"], context, on_update)
 
 
@@ -129,7 +146,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
         raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
     if not snapshot.next:
         return snapshot.values, False
-    context = context or Context(model=snapshot.values["task"].get("model"))
+    context = _guarded(agent, context or Context(model=snapshot.values["task"].get("model")), snapshot.values["task"])
     return _drive(agent, None, thread_id, context, on_update), True
 
 

@@ -26,8 +26,38 @@ def isolated_home(tmp_path, monkeypatch, request):
     return home
 
 
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory):
+    """One real PostgreSQL + pgvector for the whole run (tests/pg.py); fails, never skips, if it cannot start."""
+    from tests.pg import start_server
+
+    server = start_server(tmp_path_factory.mktemp("pg"))
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def settings(isolated_home) -> Settings:
+def pg_url(pg_server) -> str:
+    """A fresh, empty database on the test server."""
+    return pg_server.new_database()
+
+
+@pytest.fixture
+def backend(request, monkeypatch) -> str:
+    """The backend `settings` (and so `agent`) opens: "sqlite" unless a module parametrizes it with
+    ``pytest.mark.parametrize("backend", BACKENDS, indirect=True)``; "postgres" points
+    ASTRA_DATABASE_URL at a fresh, empty database (schema) of the test server."""
+    name = getattr(request, "param", "sqlite")
+    if name == "postgres":
+        monkeypatch.setenv("ASTRA_DATABASE_URL", request.getfixturevalue("pg_url"))
+    return name
+
+
+@pytest.fixture
+def settings(isolated_home, backend) -> Settings:
     return Settings()
 
 
@@ -51,3 +81,15 @@ def run_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300)
 
     return subprocess.run([sys.executable, "-m", "astra_memory", *args], capture_output=True, text=True,
                           env=env or cli_env(), timeout=timeout, cwd=ROOT)
+
+
+LIVE_COST_VARS = ("ASTRA_APPROVE_LIVE_COST", "ASTRA_SESSION_BUDGET_USD", "ASTRA_TOTAL_BUDGET_USD",
+                  "ASTRA_PRICE_IN_PER_MTOK", "ASTRA_PRICE_OUT_PER_MTOK")
+
+
+@pytest.fixture(autouse=True)
+def no_live_cost_settings(monkeypatch):
+    """A developer's own live-cost approval, budgets or prices must not leak into any test (or its
+    CLI subprocesses, which inherit this environment)."""
+    for name in LIVE_COST_VARS:
+        monkeypatch.delenv(name, raising=False)

@@ -41,7 +41,9 @@ def test_memory_commands_round_trip(tmp_path):
     listing = json.loads(run_cli("memory", "list", "--json").stdout)
     assert len(listing) == 1
     memory_id = listing[0]["memory_id"]
-    hits = json.loads(run_cli("memory", "search", "second origin rejected after comma", "--json").stdout)
+    # Hash embeddings in this test: the threshold calibrated for MiniLM is not the point here.
+    hits = json.loads(run_cli("memory", "search", "second origin rejected after comma", "--json",
+                              env=cli_env(ASTRA_MIN_SCORE="0")).stdout)
     assert hits[0]["memory_id"] == memory_id
     export = tmp_path / "out.jsonl"
     assert run_cli("memory", "export", str(export)).returncode == 0

@@ -1,4 +1,7 @@
-"""FixMemory on a real SqliteStore file (deterministic embeddings: the model is not the point here)."""
+"""FixMemory conformance: every test here runs on a real SqliteStore file and on a real PostgresStore
+(pgvector, HNSW) from tests/pg.py; deterministic embeddings, the model is not the point here.
+The vector-table checks run on both: they prove each backend's delete and re-index leave exactly
+one vector per record."""
 
 import json
 import subprocess
@@ -13,14 +16,18 @@ from astra_memory.stores.format import NO_RESULTS, format_hits
 from astra_memory.stores.memory import NAMESPACE, FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.stores.transfer import import_jsonl
+from tests.conftest import BACKENDS
 
 OUTCOME = "pytest passed with exit code 0 (4 passed)"
 
 
-@pytest.fixture
-def memory(tmp_path):
-    with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as store:
-        yield FixMemory(store, min_score=0.05)
+@pytest.fixture(params=BACKENDS)
+def memory(request, tmp_path):
+    from astra_memory.backends import open_memory_store
+
+    target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
+    with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
+        yield FixMemory(opened.store, min_score=0.05)
 
 
 def store_fix(memory, fix="strip whitespace around comma separated origins", session="s1", **overrides):
@@ -31,8 +38,18 @@ def store_fix(memory, fix="strip whitespace around comma separated origins", ses
     return memory.store_fix_memory(**args)
 
 
+def scalar(memory, query: str):
+    """First column of the first row, on either backend's own vector table."""
+    from langgraph.store.sqlite import SqliteStore
+
+    if isinstance(memory.store, SqliteStore):
+        return memory.store.conn.execute(query).fetchone()[0]
+    with memory.store.conn.connection() as conn:  # PostgresStore on a psycopg pool (dict rows)
+        return next(iter(conn.execute(query).fetchone().values()))
+
+
 def vector_rows(memory) -> int:
-    return memory.store.conn.execute("SELECT count(*) FROM store_vectors").fetchone()[0]
+    return scalar(memory, "SELECT count(*) FROM store_vectors")
 
 
 def test_store_and_find_by_symptom(memory):
@@ -85,7 +102,7 @@ def test_reindex_on_update_replaces_the_vector(memory):
 def test_the_embedded_field_is_symptom_plus_fix_not_the_whole_record(memory):
     """SqliteStore 3.1.x ignores `fields`; without care it would embed the whole JSON value."""
     store_fix(memory)
-    (text,) = memory.store.conn.execute("SELECT field_name FROM store_vectors").fetchone()
+    text = scalar(memory, "SELECT field_name FROM store_vectors")
     assert text == "embed_text"
 
 

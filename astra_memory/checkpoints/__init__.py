@@ -1,4 +1,4 @@
-"""Checkpoints: LangGraph's SqliteSaver on one file, and listing of its threads."""
+"""Checkpoints: LangGraph's SqliteSaver on one file (PostgresSaver in checkpoints/postgres.py), and listing of threads."""
 
 from __future__ import annotations
 
@@ -31,8 +31,12 @@ def open_checkpointer(path: str | Path) -> Iterator[SqliteSaver]:
         conn.close()
 
 
-def thread_ids(saver: SqliteSaver) -> list[str]:
-    """Every thread with at least one checkpoint, most recent first."""
+def thread_ids(saver) -> list[str]:
+    """Every thread with at least one checkpoint, most recent first (SQLite or PostgreSQL saver)."""
+    if not isinstance(saver, SqliteSaver):
+        from astra_memory.checkpoints.postgres import thread_ids as postgres_thread_ids
+
+        return postgres_thread_ids(saver)
     with saver.cursor(transaction=False) as cur:
         cur.execute("SELECT thread_id, MAX(checkpoint_id) AS last FROM checkpoints "
                     "WHERE checkpoint_ns = '' GROUP BY thread_id ORDER BY last DESC")

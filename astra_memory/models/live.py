@@ -1,17 +1,58 @@
-"""Live models through langchain-openai: OpenAI or any OpenAI-compatible server."""
+"""Live models through langchain-openai: OpenAI or any OpenAI-compatible server (Ollama, vLLM, ...).
+
+One live turn is: check the limits and reserve the request's worst-case cost in the ledger
+(committed), write the request to the transcript, send it through ``ChatOpenAI`` (strict tools,
+one tool call per turn, an output-token cap), settle the ledger with the real usage, write the
+response. Transport faults are retried by the openai client itself (``max_retries``, exponential
+backoff, ``Retry-After`` honoured); what is left after the retries becomes a ``LiveRequestError``
+with a message that says what to change. Nothing here runs at import time.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import uuid
+from dataclasses import dataclass
 
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
-from astra_memory.errors import ConfigurationError
+from astra_memory.crash import crash_point
+from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.graph.context import Context
+from astra_memory.models.cost import (
+    BudgetExceededError,
+    CostLedger,
+    Price,
+    check_limit,
+    default_session_budget,
+    default_total_budget,
+    input_token_bound,
+    price_for,
+)
+from astra_memory.models.transcript import Transcript, redact_secrets, wire_messages
 from astra_memory.tools.schemas import openai_tool_specs
 
-MAX_RETRIES = 3
-REQUEST_TIMEOUT_S = 120.0
+APPROVAL_ENV = "ASTRA_APPROVE_LIVE_COST"
+KEY_ENV = "OPENAI_API_KEY"
+BASE_URL_ENV = "OPENAI_BASE_URL"
+PROBE_TIMEOUT_S = 10.0
+
+__all__ = ["BudgetExceededError", "LiveRequestError", "LiveReply", "live_chat_model", "live_turn", "preflight",
+           "probe_api_key", "is_live"]
+
+
+class LiveRequestError(AstraError):
+    """A live request failed after the client's retries (rejected key, rate limit, server down, ...)."""
+
+    def __init__(self, message: str, *, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+def is_live(name: str | None) -> bool:
+    return bool(name) and name != "scripted"
 
 
 def parse_model_name(name: str) -> str:
@@ -24,20 +65,185 @@ def parse_model_name(name: str) -> str:
     return model
 
 
-def live_chat_model(name: str, context: Context) -> Runnable:
-    """ChatOpenAI with the strict tool contract bound, one tool call per turn."""
+def approved(context: Context) -> bool:
+    return context.approve_live_cost or os.environ.get(APPROVAL_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def api_key() -> str:
+    key = os.environ.get(KEY_ENV, "")
+    if not key.strip():
+        raise ConfigurationError(
+            f"{KEY_ENV} is not set: a live model needs it (export {KEY_ENV}=...; local servers such as "
+            "Ollama accept any value, e.g. 'ollama')"
+        )
+    return key
+
+
+def base_url(context: Context) -> str | None:
+    return context.base_url or os.environ.get(BASE_URL_ENV) or None
+
+
+def session_limit(context: Context, ledger: CostLedger | None, thread_id: str | None) -> float:
+    """An explicit --budget wins; a resumed thread keeps the limit it started with; else the default."""
+    if context.session_budget_usd is not None:
+        return check_limit(context.session_budget_usd, "--budget")
+    recorded = ledger.session_limit(thread_id) if ledger is not None and thread_id else None
+    return recorded if recorded is not None else default_session_budget()
+
+
+def total_limit(context: Context) -> float:
+    if context.total_budget_usd is not None:
+        return check_limit(context.total_budget_usd, "--total-budget")
+    return default_total_budget()
+
+
+def preflight(name: str, context: Context) -> Price:
+    """Every local reason a live run cannot start, raised before any work is done.
+
+    Checks, in order: the model name, the cost approval, the API key, a known price, sane limits.
+    Returns the price the run will be charged at.
+    """
     model = parse_model_name(name)
-    api_key = os.environ.get("OPENAI_API_KEY")
-    if not api_key:
-        raise ConfigurationError("OPENAI_API_KEY is not set; a live model needs it (local servers accept any value)")
+    if not approved(context):
+        raise ConfigurationError(
+            f"refusing to start a live run on {name}: every model request costs money. Pass "
+            f"--approve-live-cost (or set {APPROVAL_ENV}=1) to allow it; --budget USD caps one session, "
+            "--total-budget USD all sessions together"
+        )
+    api_key()
+    price = price_for(model, price_in=context.price_in_per_mtok, price_out=context.price_out_per_mtok)
+    if context.session_budget_usd is not None:
+        check_limit(context.session_budget_usd, "--budget")
+    total_limit(context)
+    if context.max_output_tokens < 1:
+        raise ConfigurationError("max_output_tokens must be at least 1")
+    return price
+
+
+def probe_api_key(context: Context, *, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+    """Ask the server for its model list (free) so a rejected key fails before any work starts.
+
+    A server without ``/models`` (404) or one that is briefly unwell (429, 5xx) is let through: the
+    run's own requests will retry and report. A rejected key or an unreachable server is an error.
+    """
+    import openai
+
+    client = openai.OpenAI(api_key=api_key(), base_url=base_url(context), max_retries=0, timeout=timeout_s)
+    where = base_url(context) or "api.openai.com"
+    try:
+        client.models.list()
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        raise ConfigurationError(
+            f"the model server at {where} rejected the API key (HTTP {exc.status_code}): set a valid "
+            f"{KEY_ENV}"
+        ) from None
+    except openai.APIConnectionError as exc:
+        raise ConfigurationError(
+            f"cannot reach the model server at {where} ({type(exc).__name__}); check --base-url / {BASE_URL_ENV}"
+        ) from None
+    except openai.APIStatusError:
+        return
+    finally:
+        client.close()
+
+
+def live_chat_model(name: str, context: Context) -> Runnable:
+    """ChatOpenAI with the strict tool contract bound, one tool call per turn, and an output cap."""
     from langchain_openai import ChatOpenAI
 
     llm = ChatOpenAI(
-        model=model,
-        api_key=api_key,
-        base_url=context.base_url or os.environ.get("OPENAI_BASE_URL") or None,
-        max_retries=MAX_RETRIES,  # the openai client retries timeouts, 429 and 5xx with backoff
-        timeout=REQUEST_TIMEOUT_S,
+        model=parse_model_name(name),
+        api_key=api_key(),
+        base_url=base_url(context),
+        max_retries=context.max_retries,  # the openai client retries timeouts, 429 and 5xx with backoff
+        timeout=context.request_timeout_s,
+        max_tokens=context.max_output_tokens,  # sent as max_completion_tokens / max_output_tokens
         use_responses_api=context.use_responses_api,
     )
     return llm.bind_tools(openai_tool_specs(), strict=True, parallel_tool_calls=False)
+
+
+@dataclass
+class LiveReply:
+    message: AIMessage
+    request_id: str
+    cost_usd: float
+    usage: dict
+
+
+def _transport_error(exc: Exception, context: Context) -> LiveRequestError:
+    """Turn what is left after the client's retries into an error that says what to change."""
+    import openai
+
+    where = base_url(context) or "api.openai.com"
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
+        text = f"the model server at {where} rejected the API key (HTTP {status}): set a valid {KEY_ENV}"
+    elif isinstance(exc, openai.RateLimitError):
+        text = (f"the model server at {where} kept answering HTTP 429 (rate limited / quota) after "
+                f"{context.max_retries} retries; wait, raise your rate limit, or retry with a new run")
+    elif isinstance(exc, openai.APITimeoutError):
+        text = (f"the model request to {where} timed out after {context.request_timeout_s:.0f}s and "
+                f"{context.max_retries} retries; the request is counted at its worst case (it may have been billed)")
+    elif isinstance(exc, openai.APIConnectionError):
+        text = f"cannot reach the model server at {where}; check --base-url / {BASE_URL_ENV}"
+    elif isinstance(exc, openai.NotFoundError):
+        text = f"the model server at {where} answered 404 (unknown model or path?): {exc}"
+    elif isinstance(exc, openai.InternalServerError):
+        text = f"the model server at {where} kept failing (HTTP {status}) after {context.max_retries} retries"
+    else:
+        text = f"the model request to {where} failed: {type(exc).__name__}: {exc}"
+    return LiveRequestError(redact_secrets(text, (os.environ.get(KEY_ENV, ""),)), status_code=status)
+
+
+def live_turn(name: str, context: Context, messages: list[BaseMessage], *, thread_id: str,
+              run_dir: str | None) -> LiveReply:
+    """One guarded live request. Raises ``BudgetExceededError`` (nothing was sent) or
+    ``LiveRequestError`` (sent, failed after retries); either way the ledger is settled."""
+    import openai
+
+    price = preflight(name, context)
+    ledger: CostLedger | None = context.ledger
+    if ledger is None:
+        raise ConfigurationError(
+            "a live model needs a cost ledger: open the agent with session.open_agent() and run it with "
+            "session.start_session()/resume_session(), or pass Context(ledger=...)"
+        )
+    secrets = (os.environ.get(KEY_ENV, ""),)
+    transcript = Transcript(run_dir, secrets=secrets)
+    request_text = json.dumps({"messages": wire_messages(messages), "tools": openai_tool_specs()})
+    input_bound = input_token_bound(request_text, len(messages))
+    max_cost = price.cost(input_bound, context.max_output_tokens)
+    request_id = f"req-{uuid.uuid4().hex}"
+    ledger.reserve(thread_id, request_id, max_cost, model=name, session_limit=session_limit(context, ledger, thread_id),
+                   total_limit=total_limit(context), input_bound=input_bound,
+                   output_bound=context.max_output_tokens)
+    transcript.request(request_id, model=name, wire="responses" if context.use_responses_api else "chat.completions",
+                       messages=messages, max_cost_usd=max_cost, input_token_bound=input_bound,
+                       max_output_tokens=context.max_output_tokens)
+    try:
+        reply = live_chat_model(name, context).invoke(messages)
+    except openai.APIError as exc:
+        # No billable answer, except a timeout: the server may have done the work, so it stays counted.
+        kept = max_cost if isinstance(exc, openai.APITimeoutError) else 0.0
+        error = _transport_error(exc, context)
+        ledger.settle(request_id, 0, 0, kept, outcome="failed", note=str(error)[:500])
+        transcript.error(request_id, error=str(error), status_code=error.status_code, kept_usd=kept)
+        raise error from None
+    except Exception as exc:  # an answer the client could not read: it may have been billed in full
+        error = LiveRequestError(redact_secrets(f"the model server's answer could not be used: "
+                                                f"{type(exc).__name__}: {exc}", secrets))
+        ledger.settle(request_id, 0, 0, max_cost, outcome="failed", note=str(error)[:500])
+        transcript.error(request_id, error=str(error), status_code=None, kept_usd=max_cost)
+        raise error from None
+    crash_point("model:request")  # reserved and sent, not settled: a kill here must leave it counted
+    usage = dict(getattr(reply, "usage_metadata", None) or {})
+    if usage.get("input_tokens") is None or usage.get("output_tokens") is None:
+        cost, note = max_cost, "the server reported no token usage: counted at the worst case"
+        tokens_in, tokens_out = input_bound, context.max_output_tokens
+    else:
+        tokens_in, tokens_out = int(usage["input_tokens"]), int(usage["output_tokens"])
+        cost, note = price.cost(tokens_in, tokens_out), None
+    ledger.settle(request_id, tokens_in, tokens_out, cost, note=note)
+    transcript.response(request_id, reply, cost_usd=cost, usage=usage)
+    return LiveReply(message=reply, request_id=request_id, cost_usd=cost, usage=usage)

@@ -45,6 +45,21 @@ def reply(call: dict, content: str, *, error: bool = False) -> ToolMessage:
                        status="error" if error else "success")
 
 
+def count_refusal(state: AgentState, context, update: dict, reason: str) -> dict:
+    """Count a refused turn; after ``max_invalid_turns`` of them the run ends ``failed``."""
+    invalid = state.get("invalid_turns", 0) + 1
+    update["invalid_turns"] = invalid
+    if invalid >= context.max_invalid_turns:
+        update.update(status="failed", reason=f"{invalid} refused tool calls; last: {reason}")
+    return update
+
+
+def refuse_call(state: AgentState, context, update: dict, call: dict, calls: list[dict], exc: Exception) -> dict:
+    """Answer a call that must not run with an error observation, and count the refusal."""
+    update["messages"] = [reply(call, f"refused: {exc}", error=True), *refuse_rest(calls)]
+    return count_refusal(state, context, update, str(exc))
+
+
 def refuse_rest(calls: list[dict]) -> list[ToolMessage]:
     """Every tool call must get an answer; only the first of a turn is executed."""
     return [reply(c, "refused: one tool call per turn; only the first call of this turn was handled", error=True)

@@ -11,7 +11,15 @@ from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.graph.context import Context
 from astra_memory.graph.state import AgentState
-from astra_memory.nodes.common import context_of, current_calls, refuse_rest, reply, require_memory, workspace_of
+from astra_memory.nodes.common import (
+    context_of,
+    current_calls,
+    refuse_call,
+    refuse_rest,
+    reply,
+    require_memory,
+    workspace_of,
+)
 from astra_memory.tools.schemas import ToolCallError, validate_call
 
 
@@ -30,11 +38,7 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
         args = validate_call("apply_edit", call.get("args"))
         record = workspace_of(state).apply_edit(args.path, args.old_text, args.new_text, journal=journal)
     except ToolCallError as exc:
-        invalid = state.get("invalid_turns", 0) + 1
-        update.update(invalid_turns=invalid, messages=[reply(call, f"refused: {exc}", error=True), *refuse_rest(calls)])
-        if invalid >= context.max_invalid_turns:
-            update.update(status="failed", reason=f"{invalid} refused tool calls; last: {exc}")
-        return update
+        return refuse_call(state, context, update, call, calls, exc)
     except WorkspaceError as exc:
         emit(task.get("run_dir"), "edit_refused", error=str(exc))
         update["messages"] = [reply(call, f"error: {exc}", error=True), *refuse_rest(calls)]

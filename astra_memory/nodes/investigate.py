@@ -1,4 +1,10 @@
-"""investigate: one model turn. The model sees the failure, the memory results and the tools."""
+"""investigate: one model turn. The model sees the failure, the memory results and the tools.
+
+A scripted turn is free and counted here. A live turn goes through the cost guard
+(``models/live.live_turn``): reserved in the durable ledger before it is sent, settled after; the
+state's budget counters are then raised to the ledger's counts for this thread, so a request lost
+in a crash (reserved, maybe billed, never checkpointed) is still counted after ``resume``.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,23 @@ from astra_memory.events import emit
 from astra_memory.graph.context import Context
 from astra_memory.graph.prompts import SYSTEM_PROMPT
 from astra_memory.graph.state import AgentState
-from astra_memory.models.factory import chat_model_for
+from astra_memory.models.factory import chat_model_for, model_name
+from astra_memory.models.untrusted import bound_reply, preview_calls
 from astra_memory.nodes.common import context_of, require_memory
+
+LEDGER_COUNTERS = {"model_requests": "requests", "input_tokens": "input_tokens", "output_tokens": "output_tokens",
+                   "cost_usd": "spent_usd"}
+
+
+def ledger_catch_up(budget: dict, ledger, thread_id: str) -> dict:
+    """The budget delta that makes state's counters at least the ledger's (they only grow)."""
+    usage = ledger.session(thread_id)
+    delta = {}
+    for key, attr in LEDGER_COUNTERS.items():
+        gap = getattr(usage, attr) - budget.get(key, 0)
+        if gap > 0:
+            delta[key] = gap
+    return delta
 
 
 def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -21,11 +42,37 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
         reason = f"model request limit reached ({context.max_model_requests}); raise max_model_requests to allow more"
         emit(task.get("run_dir"), "budget_exhausted", reason=reason)
         return {"status": "budget_exhausted", "reason": reason, "last_node": "investigate"}
-    model = chat_model_for(task, context)
-    reply = model.invoke([SystemMessage(content=SYSTEM_PROMPT), *state["messages"]])
-    usage = getattr(reply, "usage_metadata", None) or {}
-    spent = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
-             "output_tokens": usage.get("output_tokens", 0)}
-    emit(task.get("run_dir"), "model_turn", model=task.get("model", "scripted"),
-         tool_calls=[{"name": c["name"], "args": c["args"]} for c in reply.tool_calls], usage=usage)
-    return {"messages": [reply], "budget": spent, "last_node": "investigate"}
+    name = model_name(task, context)
+    messages = [SystemMessage(content=SYSTEM_PROMPT), *state["messages"]]
+    if name == "scripted":
+        reply = bound_reply(chat_model_for(task, context).invoke(messages))
+        usage = getattr(reply, "usage_metadata", None) or {}
+        spent = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
+                 "output_tokens": usage.get("output_tokens", 0)}
+        emit(task.get("run_dir"), "model_turn", model=name, tool_calls=preview_calls(reply.tool_calls), usage=usage)
+        return {"messages": [reply], "budget": spent, "last_node": "investigate"}
+    return _live_investigate(state, context, name, messages)
+
+
+def _live_investigate(state: AgentState, context: Context, name: str, messages: list) -> dict:
+    from astra_memory.models.live import BudgetExceededError, LiveRequestError, live_turn
+
+    task, budget = state["task"], state.get("budget") or {}
+    thread_id = task.get("session_id") or "unknown-thread"
+    try:
+        live = live_turn(name, context, messages, thread_id=thread_id, run_dir=task.get("run_dir"))
+    except BudgetExceededError as exc:
+        emit(task.get("run_dir"), "budget_exhausted", reason=str(exc))
+        return {"status": "budget_exhausted", "reason": str(exc), "last_node": "investigate",
+                "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+    except LiveRequestError as exc:
+        emit(task.get("run_dir"), "model_error", model=name, error=str(exc), status_code=exc.status_code)
+        return {"status": "failed", "reason": str(exc), "last_node": "investigate",
+                "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+    reply = bound_reply(live.message)
+    emit(task.get("run_dir"), "model_turn", model=name, request_id=live.request_id,
+         tool_calls=preview_calls(reply.tool_calls),
+         invalid_tool_calls=[c.get("name") for c in reply.invalid_tool_calls], usage=live.usage,
+         cost_usd=live.cost_usd)
+    return {"messages": [reply], "budget": ledger_catch_up(budget, context.ledger, thread_id),
+            "last_node": "investigate"}

@@ -7,7 +7,14 @@ from langgraph.runtime import Runtime
 from astra_memory.events import emit
 from astra_memory.graph.context import Context
 from astra_memory.graph.state import AgentState
-from astra_memory.nodes.common import context_of, current_calls, refuse_rest, reply, require_memory
+from astra_memory.nodes.common import (
+    context_of,
+    current_calls,
+    refuse_call,
+    refuse_rest,
+    reply,
+    require_memory,
+)
 from astra_memory.testrun import run_tests
 from astra_memory.tools.schemas import ToolCallError, validate_call
 
@@ -25,11 +32,7 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
         if not edits:
             raise ToolCallError("no edit has been applied yet; fix the source with apply_edit before finish")
     except ToolCallError as exc:
-        invalid = state.get("invalid_turns", 0) + 1
-        update.update(invalid_turns=invalid, messages=[reply(call, f"refused: {exc}", error=True), *refuse_rest(calls)])
-        if invalid >= context.max_invalid_turns:
-            update.update(status="failed", reason=f"{invalid} refused tool calls; last: {exc}")
-        return update
+        return refuse_call(state, context, update, call, calls, exc)
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"))
     attempts = state.get("attempts", 0) + 1
     update.update(

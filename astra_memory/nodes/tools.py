@@ -9,7 +9,15 @@ from astra_memory.errors import AstraError
 from astra_memory.events import emit
 from astra_memory.graph.context import Context
 from astra_memory.graph.state import AgentState
-from astra_memory.nodes.common import context_of, current_calls, fix_memory, refuse_rest, reply, workspace_of
+from astra_memory.nodes.common import (
+    context_of,
+    count_refusal,
+    current_calls,
+    fix_memory,
+    refuse_rest,
+    reply,
+    workspace_of,
+)
 from astra_memory.stores.format import format_hits
 from astra_memory.tools.schemas import READ_ONLY_TOOLS, ToolCallError, validate_call
 
@@ -37,7 +45,7 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
         invalid = state.get("invalid_turns", 0) + 1
         update.update(invalid_turns=invalid, budget={"tool_calls": len(broken)}, messages=[
             reply({"id": b.get("id") or "invalid", "name": b.get("name")},
-                  f"refused: arguments of {b.get('name')} are not valid JSON ({b.get('error') or 'parse error'})",
+                  f"refused: {b.get('name')} was not executed: {b.get('error') or 'arguments are not valid JSON'}",
                   error=True) for b in broken])
         emit(task.get("run_dir"), "refused_turn", reason="arguments not JSON", invalid_turns=invalid)
         if invalid >= context.max_invalid_turns:
@@ -63,10 +71,7 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
         content, error = run_read_only(call["name"], args, state, runtime), False
     except ToolCallError as exc:
         content, error = f"refused: {exc}", True
-        invalid = state.get("invalid_turns", 0) + 1
-        update["invalid_turns"] = invalid
-        if invalid >= context.max_invalid_turns:
-            update.update(status="failed", reason=f"{invalid} refused tool calls; last: {exc}")
+        count_refusal(state, context, update, str(exc))
     except AstraError as exc:  # a well-formed call that failed: an observation, not a crash
         content, error = f"error: {exc}", True
     emit(task.get("run_dir"), "tool", name=call["name"], error=error, chars=len(content))

@@ -130,10 +130,7 @@ class FixMemory:
         if self.get(memory_id) is None:
             return False
         self.store.delete(self.namespace, memory_id)
-        from langgraph.store.sqlite import SqliteStore
+        from astra_memory.backends import purge_deleted_vectors  # SQLite leaves vectors behind
 
-        if isinstance(self.store, SqliteStore):
-            from astra_memory.stores.sqlite import purge_vectors
-
-            purge_vectors(self.store, ".".join(self.namespace), memory_id)
+        purge_deleted_vectors(self.store, self.namespace, memory_id)
         return True

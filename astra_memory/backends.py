@@ -1,0 +1,138 @@
+"""Where the checkpoints and the fix memory live: one decision, made here.
+
+By default both are SQLite files under ``ASTRA_HOME`` (no server, one developer). One setting,
+``ASTRA_DATABASE_URL=postgresql://...`` (or ``astra-memory --database-url``), moves *both* to one
+PostgreSQL database: LangGraph's ``PostgresSaver`` for checkpoints and ``PostgresStore`` with a
+pgvector HNSW index for the memory, so a team's agents on many machines share one memory and any
+worker can resume any thread. Both backends get the same embeddings object and the same index
+config, and FixMemory behaves the same on both (tests/test_memory.py runs on each).
+
+The PostgreSQL modules import psycopg lazily, on that path only: SQLite users need none of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import BaseStore
+
+from astra_memory.errors import ConfigurationError
+from astra_memory.pgconn import is_postgres_url, redact_url
+from astra_memory.settings import Settings
+
+DATABASE_URL_SETTING = "ASTRA_DATABASE_URL"
+
+
+@dataclass
+class Backend:
+    """An opened checkpointer (None when only the memory was asked for) and memory store."""
+
+    kind: str  # "sqlite" or "postgres"
+    checkpointer: Any
+    store: BaseStore
+    where: str  # human-readable location, password redacted
+    pool: Any = None  # the psycopg ConnectionPool on PostgreSQL (shared with the cost ledger)
+
+
+@contextmanager
+def open_backend(settings: Settings, embeddings: Embeddings, *, checkpointer: bool = True) -> Iterator[Backend]:
+    """Open the backend the settings name; schema set-up runs (idempotently) on first use."""
+    if settings.database_url:
+        with _open_postgres(settings.database_url, DATABASE_URL_SETTING, embeddings,
+                            checkpointer=checkpointer, pool_size=settings.database_pool_size) as backend:
+            yield backend
+        return
+    from astra_memory.checkpoints import open_checkpointer
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    if not checkpointer:
+        with open_sqlite_store(settings.memory_path, embeddings) as store:
+            yield Backend("sqlite", None, store, str(settings.memory_path))
+        return
+    with open_checkpointer(settings.checkpoint_path) as saver, open_sqlite_store(settings.memory_path, embeddings) as store:
+        yield Backend("sqlite", saver, store, str(settings.home))
+
+
+@contextmanager
+def open_memory_store(target: str | Path, embeddings: Embeddings, *, setting: str,
+                      must_exist: bool = False, pool_size: int = 4) -> Iterator[Backend]:
+    """The memory store at a SQLite path or a ``postgresql://`` URL (``memory migrate``'s two ends)."""
+    if is_postgres_url(str(target)):
+        with _open_postgres(str(target), setting, embeddings, checkpointer=False, pool_size=pool_size) as backend:
+            yield backend
+        return
+    if "://" in str(target):
+        raise ConfigurationError(f"{setting} {redact_url(str(target))!r}: give a SQLite file path or a "
+                                 "postgresql:// URL")
+    path = Path(target).expanduser()
+    if must_exist and not path.is_file():
+        raise ConfigurationError(f"{setting} {path}: no such memory file")
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    with open_sqlite_store(path, embeddings) as store:
+        yield Backend("sqlite", None, store, str(path))
+
+
+@contextmanager
+def _open_postgres(url: str, setting: str, embeddings: Embeddings, *, checkpointer: bool,
+                   pool_size: int) -> Iterator[Backend]:
+    from astra_memory import pgconn
+    from astra_memory.checkpoints import postgres as pg_checkpoints
+    from astra_memory.stores import postgres as pg_store
+
+    pgconn.check_url(url, setting)
+    from astra_memory.models.cost_postgres import setup_ledger
+
+    steps = [lambda conn: pg_store.setup_store(conn, embeddings)]
+    if checkpointer:
+        steps += [pg_checkpoints.setup_saver, setup_ledger]
+    pgconn.prepare(url, setting, steps)
+    with pgconn.open_pool(url, setting, size=pool_size, configure=pg_store.configure_connection) as pool:
+        saver = pg_checkpoints.make_saver(pool) if checkpointer else None
+        yield Backend("postgres", saver, pg_store.make_store(pool, embeddings), redact_url(url), pool)
+
+
+@contextmanager
+def open_cost_ledger(settings: Settings, backend: Backend | None = None) -> Iterator[Any]:
+    """The cost ledger beside the checkpoints: ``ledger.sqlite`` in ASTRA_HOME, or the same PostgreSQL.
+
+    Without an opened ``backend`` (the `cost` and `demo` commands) it opens only the ledger.
+    """
+    if settings.database_url:
+        from astra_memory.models.cost_postgres import PostgresCostLedger
+
+        if backend is not None and backend.pool is not None:
+            yield PostgresCostLedger(backend.pool)
+            return
+        from astra_memory import pgconn
+        from astra_memory.models.cost_postgres import setup_ledger
+
+        url = pgconn.check_url(settings.database_url, DATABASE_URL_SETTING)
+        pgconn.prepare(url, DATABASE_URL_SETTING, [setup_ledger])
+        with pgconn.open_pool(url, DATABASE_URL_SETTING, size=2) as pool:
+            yield PostgresCostLedger(pool)
+        return
+    from astra_memory.models.cost import ledger_path_for, open_sqlite_ledger
+
+    with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
+        yield ledger
+
+
+def purge_deleted_vectors(store: BaseStore, namespace: tuple[str, ...], key: str) -> None:
+    """After ``store.delete``: remove vectors the backend's own delete leaves behind.
+
+    Only SqliteStore needs it (no foreign-key cascade on ``store_vectors``); PostgresStore's
+    cascade and the Actian adapter's point delete already remove them.
+    """
+    from langgraph.store.sqlite import SqliteStore
+
+    if isinstance(store, SqliteStore):
+        from astra_memory.stores.sqlite import purge_vectors
+
+        purge_vectors(store, ".".join(namespace), key)
+

@@ -1,0 +1,125 @@
+"""The retrieval case file: JSON lines of records (confirmed fixes) and queries (new failures).
+
+Format (``/work/shared/DESIGN.md``)::
+
+    {"type": "record", "id": "r1", "project": "...", "failure": "<pytest output>", "error_type": "AssertionError",
+     "files": ["app/x.py"], "fix": "<fix description>", "outcome": "pytest passed with exit code 0 (4 passed)"}
+    {"type": "query", "id": "q1", "project": "...", "failure": "<pytest output>", "error_type": "AssertionError",
+     "relevant": ["r1"]}
+
+Optional fields this package adds and reads when present: ``family`` and ``scenario`` (where a
+case came from, for the calibration figures), ``diff`` on records (stored like a session stores
+it), and ``exclude`` on queries: records the query must not be ranked against. The shipped file
+uses ``exclude`` for a query's own scenario: that scenario's fix is what the query's session is
+about to find, so it cannot be in memory yet (leave-one-out).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from astra_memory.errors import AstraError
+
+SHIPPED_CASES = Path(__file__).resolve().parent / "cases" / "corpus.jsonl"
+
+
+class CaseFileError(AstraError):
+    """The case file is missing or a line is not a valid record or query."""
+
+
+@dataclass(frozen=True)
+class RecordCase:
+    id: str
+    project: str
+    failure: str
+    error_type: str
+    files: list[str]
+    fix: str
+    outcome: str
+    family: str = ""
+    scenario: str = ""
+    diff: str = ""
+
+
+@dataclass(frozen=True)
+class QueryCase:
+    id: str
+    project: str
+    failure: str
+    error_type: str
+    relevant: list[str]
+    family: str = ""
+    scenario: str = ""
+    exclude: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    records: list[RecordCase]
+    queries: list[QueryCase]
+    source: str
+
+
+_RECORD_REQUIRED = ("id", "failure", "error_type", "files", "fix", "outcome")
+_QUERY_REQUIRED = ("id", "failure", "relevant")
+
+
+def _require(data: dict, keys: tuple[str, ...], where: str) -> None:
+    missing = [k for k in keys if data.get(k) in (None, "", [])]
+    if missing:
+        raise CaseFileError(f"{where}: missing {', '.join(missing)}")
+
+
+def load_cases(path: str | Path) -> CaseSet:
+    """Read and validate a case file; every problem names its line."""
+    path = Path(path)
+    if not path.is_file():
+        raise CaseFileError(f"{path} is not a file")
+    records: list[RecordCase] = []
+    queries: list[QueryCase] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CaseFileError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise CaseFileError(f"{where}: expected a JSON object")
+        kind = data.get("type")
+        if kind == "record":
+            _require(data, _RECORD_REQUIRED, where)
+            if not isinstance(data["files"], list):
+                raise CaseFileError(f"{where}: files must be a list")
+            records.append(RecordCase(
+                id=str(data["id"]), project=str(data.get("project", "")), failure=data["failure"],
+                error_type=data["error_type"], files=[str(f) for f in data["files"]], fix=data["fix"],
+                outcome=data["outcome"], family=str(data.get("family", "")), scenario=str(data.get("scenario", "")),
+                diff=str(data.get("diff", ""))))
+        elif kind == "query":
+            _require(data, _QUERY_REQUIRED, where)
+            if not isinstance(data["relevant"], list):
+                raise CaseFileError(f"{where}: relevant must be a list of record ids")
+            queries.append(QueryCase(
+                id=str(data["id"]), project=str(data.get("project", "")), failure=data["failure"],
+                error_type=str(data.get("error_type", "")), relevant=[str(r) for r in data["relevant"]],
+                family=str(data.get("family", "")), scenario=str(data.get("scenario", "")),
+                exclude=[str(r) for r in data.get("exclude", [])]))
+        else:
+            raise CaseFileError(f"{where}: type must be 'record' or 'query', got {kind!r}")
+    ids = [r.id for r in records]
+    if len(set(ids)) != len(ids):
+        raise CaseFileError(f"{path}: duplicate record ids")
+    known = set(ids)
+    for q in queries:
+        unknown = [r for r in q.relevant + q.exclude if r not in known]
+        if unknown:
+            raise CaseFileError(f"{path}: query {q.id} names unknown record(s) {', '.join(unknown)}")
+        if set(q.relevant) & set(q.exclude):
+            raise CaseFileError(f"{path}: query {q.id} lists a record as both relevant and excluded")
+    if not records or not queries:
+        raise CaseFileError(f"{path}: needs at least one record and one query")
+    return CaseSet(records, queries, str(path))

@@ -1,0 +1,457 @@
+"""Perf bench: what memory search, durability and start-up cost, measured side by side in one run.
+
+1. **Memory search latency** at growing sizes (1k, 10k, 100k records by default) on each backend
+   (SQLite by default), split into its two parts: the query embedding (MiniLM, independent of
+   size) and the vector search (the store's own ``search`` with the query vector already
+   computed), plus the whole ``FixMemory.search_codebase_memory`` call; beside it, exact search
+   over the very same vectors with numpy as the floor. Records are realistic: MiniLM vectors of a
+   few hundred real texts from the scenario corpus plus small Gaussian noise (re-normalised),
+   each with a full record value; they are inserted through the store's own put path
+   (``BaseStore.batch`` of ``PutOp``s, the operation ``store.put`` issues) with the vectors
+   precomputed, so building 100k records does not mean embedding 100k texts.
+2. **Cost of durability**: the same scripted session with LangGraph's SQLite checkpointer and with
+   ``InMemorySaver``, and the share of the session's wall time spent inside the project's test
+   subprocess (``TestRun.duration_s`` of every run in ``state['test_runs']``).
+3. **Cold start** of ``astra-memory memory search`` as a whole process (interpreter, imports,
+   model load, one search), next to ``astra-memory --help`` (interpreter and CLI imports only).
+
+Backends: ``BACKENDS`` maps a name to a context manager that yields a set-up ``BaseStore`` for a
+given folder and embeddings. Only ``sqlite`` is built here; another module (e.g.
+``astra_memory/bench/perf_postgres.py``) can add an entry with :func:`register_backend`, and
+``--backends sqlite,postgres`` then measures both in the same run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+
+from astra_memory.bench.common import machine_info, summary_ms
+
+DEFAULT_SIZES = (1_000, 10_000, 100_000)
+NOISE_SIGMA = 0.02  # per dimension; a noisy copy keeps a cosine of about 0.93 to its source text
+PUT_BATCH = 1_000
+COLD_START_QUERY = "AssertionError: second origin rejected after comma"
+NAMESPACE = ("astra", "fixes")
+BackendFactory = Callable[[Path, Embeddings], AbstractContextManager]
+
+
+@contextmanager
+def _sqlite_backend(folder: Path, embeddings: Embeddings) -> Iterator[Any]:
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    with open_sqlite_store(folder / "memory.sqlite", embeddings) as store:
+        yield store
+
+
+BACKENDS: dict[str, BackendFactory] = {"sqlite": _sqlite_backend}
+# Modules that register more backends when imported (a missing one is reported, not fatal).
+OPTIONAL_BACKEND_MODULES = {"postgres": "astra_memory.bench.perf_postgres"}
+
+
+def register_backend(name: str, factory: BackendFactory) -> None:
+    """Add a memory backend to the latency comparison (hook for e.g. ``perf_postgres``)."""
+    BACKENDS[name] = factory
+
+
+def resolve_backend(name: str) -> BackendFactory:
+    if name not in BACKENDS and name in OPTIONAL_BACKEND_MODULES:
+        try:
+            importlib.import_module(OPTIONAL_BACKEND_MODULES[name])
+        except ImportError as exc:
+            from astra_memory.errors import ConfigurationError
+
+            raise ConfigurationError(f"backend {name!r} is not available: {exc}") from None
+    if name not in BACKENDS:
+        from astra_memory.errors import ConfigurationError
+
+        raise ConfigurationError(f"unknown backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
+    return BACKENDS[name]
+
+
+class PrecomputedEmbeddings(Embeddings):
+    """Vectors looked up by text; texts not in the table go to the real model.
+
+    Record texts and warm query texts are in the table, so puts and the timed vector searches do
+    no model work; a query that is not in the table is embedded by MiniLM as in a session.
+    """
+
+    def __init__(self, model: Embeddings):
+        self.model = model
+        self.table: dict[str, list[float]] = {}
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        missing = [t for t in texts if t not in self.table]
+        computed = dict(zip(missing, self.model.embed_documents(missing))) if missing else {}
+        return [self.table[t] if t in self.table else computed[t] for t in texts]  # never cached
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+# -- realistic texts and vectors ------------------------------------------------------------------
+
+def corpus_texts(limit: int = 400) -> list[str]:
+    """A few hundred real texts from the bundled scenarios: titles, prompts, fixes, test and source functions."""
+    from astra_memory.scenarios import list_scenarios
+
+    texts: list[str] = []
+    for scenario in list_scenarios():
+        texts += [scenario.title, scenario.prompt]
+        texts += [s["args"].get("fix_description", "") for s in scenario.solution if s["tool"] == "finish"]
+        for path in sorted(scenario.template.rglob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            texts += [chunk.strip() for chunk in re.split(r"\n(?=def |class )", source) if len(chunk.strip()) > 40]
+    unique = list(dict.fromkeys(t for t in texts if t))
+    return unique[:limit]
+
+
+def noisy_vectors(base, count: int, seed: int = 7, start: int = 0):
+    """``count`` unit vectors: base vectors in turn, each with Gaussian noise, re-normalised."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed + start)
+    picks = (np.arange(start, start + count) % len(base))
+    vectors = base[picks] + rng.normal(0.0, NOISE_SIGMA, size=(count, base.shape[1])).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors.astype(np.float32), picks
+
+
+def record_value(template: dict, text: str, index: int) -> dict:
+    """A full, valid record value (as ``FixRecord.to_store_value`` writes it), unique per index."""
+    value = dict(template)
+    value["memory_id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, f"astra-perf-{index}"))
+    value["symptom"] = f"{text[:600]} [synthetic record {index}]"
+    value["session_id"] = value["thread_id"] = f"perf-{index}"
+    value["embed_text"] = f"{value['symptom']}\nFix: {value['fix_description']}"
+    return value
+
+
+def _record_template() -> dict:
+    from astra_memory.stores.record import utc_now, validate_record
+
+    now = utc_now()
+    record = validate_record({
+        "memory_id": str(uuid.uuid4()), "symptom": "placeholder", "error_type": "AssertionError",
+        "file_paths": ["app/module.py"], "outcome": "pytest passed with exit code 0 (4 passed)",
+        "fix_description": "Strip whitespace around each comma-separated entry before comparing it "
+                           "(synthetic record for the perf bench).",
+        "diff": "--- a/app/module.py\n+++ b/app/module.py\n@@ -1 +1 @@\n-    return raw.split(',')\n"
+                "+    return [p.strip() for p in raw.split(',')]\n",
+        "timestamp": now, "updated_at": now, "session_id": "perf", "thread_id": "perf", "project": "perf-bench",
+        "model": "synthetic"})
+    return record.to_store_value()
+
+
+# -- 1. search latency ------------------------------------------------------------------------------
+
+def _timed(fn: Callable[[], Any], repeats: int, warmup: int = 2) -> list[float]:
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - started)
+    return out
+
+
+def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model: Embeddings,
+                   queries: list[str], progress, workdir: Path) -> dict[str, Any]:
+    """Latency rows per backend and size, with the numpy floor over the same vectors."""
+    import numpy as np
+    from langgraph.store.base import PutOp
+
+    from astra_memory.stores.memory import FixMemory
+
+    sizes = sorted(set(sizes))
+    texts = corpus_texts()
+    task = progress.add_task("perf: embedding corpus texts", total=1)
+    base = np.asarray(model.embed_documents(texts), dtype=np.float32)
+    progress.advance(task)
+
+    # Query vectors precomputed (the vector-search timing); the embedding is timed on its own.
+    query_vectors = np.asarray(model.embed_documents(queries), dtype=np.float32)
+    template = _record_template()
+    rows: list[dict[str, Any]] = []
+    build: dict[str, Any] = {}
+    cycle = iter(range(10**9))  # one counter for the whole run: no query text is ever repeated
+    for backend in backends:
+        factory = resolve_backend(backend)
+        embeddings = PrecomputedEmbeddings(model)
+        for text, vector in zip(queries, query_vectors):
+            embeddings.table[text] = vector.tolist()
+        folder = workdir / f"latency-{backend}"
+        folder.mkdir(parents=True, exist_ok=True)
+        all_vectors = np.zeros((0, base.shape[1]), dtype=np.float32)
+        ids: list[str] = []
+        task = progress.add_task(f"perf: {backend} build + search", total=max(sizes) + len(sizes) * repeats)
+        insert_s = 0.0
+        with factory(folder, embeddings) as store:
+            memory = FixMemory(store)
+            for size in sizes:
+                have = len(ids)
+                vectors, picks = noisy_vectors(base, size - have, start=have)
+                started = time.perf_counter()
+                for offset in range(0, len(vectors), PUT_BATCH):
+                    ops = []
+                    for j in range(offset, min(offset + PUT_BATCH, len(vectors))):
+                        value = record_value(template, texts[picks[j]], have + j)
+                        embeddings.table[value["embed_text"]] = vectors[j].tolist()
+                        ids.append(value["memory_id"])
+                        ops.append(PutOp(NAMESPACE, value["memory_id"], value, index=["embed_text"]))
+                    store.batch(ops)
+                    for op in ops:  # the table only needs a vector until its put has run
+                        embeddings.table.pop(op.value["embed_text"], None)
+                    progress.advance(task, len(ops))
+                insert_s += time.perf_counter() - started
+                all_vectors = np.concatenate([all_vectors, vectors])
+
+                qv = query_vectors
+
+                def store_search() -> None:
+                    q = queries[next(cycle) % len(queries)]
+                    store.search(NAMESPACE, query=q, limit=3)
+
+                k = min(3, len(all_vectors) - 1)
+
+                def numpy_search() -> None:
+                    q = qv[next(cycle) % len(qv)]
+                    scores = all_vectors @ q
+                    top = np.argpartition(-scores, k)[:3]
+                    top[np.argsort(-scores[top])]  # the ranked top 3, as the store returns it
+
+                def end_to_end() -> None:
+                    n = next(cycle)
+                    # A text the table has never seen: embedded by MiniLM inside the search, as in a session.
+                    memory.search_codebase_memory(f"{queries[n % len(queries)]} ({n})", top_k=3, min_score=-1.0)
+
+                def embed_only() -> None:
+                    n = next(cycle)
+                    model.embed_query(f"{queries[n % len(queries)]} ({n})")
+
+                # Measured per size, between the searches, so all parts see the same machine state.
+                embed_times = _timed(embed_only, repeats)
+                vector_times = _timed(store_search, repeats)
+                progress.advance(task, repeats)
+                with _one_blas_thread():  # like the SQLite query: one core per search
+                    numpy_times = _timed(numpy_search, repeats)
+                e2e_times = _timed(end_to_end, repeats, warmup=1)
+                agree = 0
+                for q, vec in zip(queries, qv):
+                    got = [i.key for i in store.search(NAMESPACE, query=q, limit=3)]
+                    scores = all_vectors @ vec
+                    want = [ids[i] for i in np.argsort(-scores)[:3]]
+                    agree += got == want
+                rows.append({"backend": backend, "records": size,
+                             "embedding": summary_ms(embed_times), "vector_search": summary_ms(vector_times),
+                             "numpy_exact": summary_ms(numpy_times), "end_to_end": summary_ms(e2e_times),
+                             "top3_agrees_with_numpy": f"{agree}/{len(queries)}"})
+        build[backend] = {"records": len(ids), "insert_s": round(insert_s, 2),
+                          "records_per_s": round(len(ids) / insert_s, 1) if insert_s else None,
+                          "method": "BaseStore.batch(PutOp...) with precomputed vectors (the store's own put path)"}
+    return {"rows": rows, "build": build, "base_texts": len(texts), "noise_sigma": NOISE_SIGMA,
+            "queries": len(queries), "repeats": repeats}
+
+
+# -- 2. durability and test share -------------------------------------------------------------------
+
+def session_costs(scenario_name: str, repeats: int, *, progress, workdir: Path, embeddings_kind: str) -> dict:
+    """The same scripted session with the SQLite checkpointer and with InMemorySaver, alternating."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from astra_memory.checkpoints import open_checkpointer
+    from astra_memory.graph import builder
+    from astra_memory.graph.context import Context
+    from astra_memory.scenarios import load_scenario
+    from astra_memory.session import Agent, scenario_task, start_session
+    from astra_memory.settings import Settings
+    from astra_memory.stores.embeddings import make_embeddings
+    from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    scenario = load_scenario(scenario_name)
+    embeddings = make_embeddings(embeddings_kind)
+
+    def one(mode: str, index: int) -> dict:
+        settings = Settings(home=workdir / f"session-{mode}-{index}", embeddings=embeddings_kind)
+        settings.ensure_home()
+        with open_sqlite_store(settings.memory_path, embeddings) as store, \
+                (open_checkpointer(settings.checkpoint_path) if mode == "sqlite" else _nullcontext(InMemorySaver())) as saver:
+            inside = _time_checkpointer(saver)
+            agent = Agent(builder.compile(checkpointer=saver, store=store), FixMemory(store), settings)
+            thread_id = f"perf-{mode}-{index}"
+            task = scenario_task(scenario, settings, thread_id)
+            started = time.perf_counter()
+            final = start_session(agent, task, context=Context(model="scripted"))
+            wall = time.perf_counter() - started
+        tests_s = sum(float(run.get("duration_s", 0.0)) for run in final.get("test_runs") or [])
+        return {"checkpointer": mode, "wall_s": round(wall, 3), "test_subprocess_s": round(tests_s, 3),
+                "checkpointer_s": round(inside["s"], 4), "checkpointer_calls": inside["calls"],
+                "test_share": round(tests_s / wall, 4) if wall else None, "status": final.get("status"),
+                "test_runs": len(final.get("test_runs") or [])}
+
+    task = progress.add_task(f"perf: sessions on {scenario_name} (sqlite vs in-memory)", total=1 + 2 * repeats)
+    one("memory", -1)  # warm-up: model load and first imports are not a checkpointer's cost
+    progress.advance(task)
+    runs = []
+    for index in range(repeats):
+        for mode in (("sqlite", "memory") if index % 2 == 0 else ("memory", "sqlite")):
+            runs.append(one(mode, index))
+            progress.advance(task)
+    summary = {}
+    for mode in ("sqlite", "memory"):
+        mine = [r for r in runs if r["checkpointer"] == mode]
+        walls = [r["wall_s"] for r in mine]
+        summary[mode] = {"wall": summary_ms(walls), "test_share_mean": round(sum(r["test_share"] for r in mine) / len(mine), 4),
+                         "test_subprocess_mean_s": round(sum(r["test_subprocess_s"] for r in mine) / len(mine), 3),
+                         "checkpointer_mean_ms": round(1000 * sum(r["checkpointer_s"] for r in mine) / len(mine), 1),
+                         "checkpointer_calls": mine[0]["checkpointer_calls"]}
+    durability = summary["sqlite"]["wall"]["p50_ms"] - summary["memory"]["wall"]["p50_ms"]
+    inside = summary["sqlite"]["checkpointer_mean_ms"] - summary["memory"]["checkpointer_mean_ms"]
+    return {"scenario": scenario_name, "repeats": repeats, "runs": runs, "summary": summary,
+            "durability_cost_p50_ms": round(durability, 1), "durability_cost_inside_ms": round(inside, 1),
+            "embeddings": embeddings_kind}
+
+
+def _time_checkpointer(saver) -> dict:
+    """Accumulate the time spent inside the saver's calls (a direct measure of what durability costs,
+    which a wall-time difference of a few-second session cannot resolve on a busy machine)."""
+    acc = {"s": 0.0, "calls": 0}
+    for name in ("put", "put_writes", "get_tuple"):
+        original = getattr(saver, name)
+
+        def timed(*args, _original=original, **kwargs):
+            started = time.perf_counter()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                acc["s"] += time.perf_counter() - started
+                acc["calls"] += 1
+
+        setattr(saver, name, timed)
+    return acc
+
+
+@contextmanager
+def _nullcontext(value):
+    yield value
+
+
+@contextmanager
+def _one_blas_thread():
+    """Limit numpy's BLAS to one thread when threadpoolctl is installed (it comes with
+    sentence-transformers' scikit-learn); otherwise measure as configured."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield
+        return
+    with threadpool_limits(limits=1):
+        yield
+
+
+# -- 3. cold start ------------------------------------------------------------------------------------
+
+def cli_command() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m astra_memory``."""
+    script = Path(sys.executable).parent / "astra-memory"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "astra_memory"]
+
+
+def cold_start(repeats: int, *, progress, workdir: Path, query: str, seed_records: list[dict],
+               embeddings_kind: str) -> dict:
+    """Wall time of whole ``astra-memory`` processes against a memory holding ``seed_records``."""
+    from astra_memory.settings import Settings
+    from astra_memory.stores.embeddings import make_embeddings
+    from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    home = workdir / "cold-start-home"
+    settings = Settings(home=home, embeddings=embeddings_kind)
+    settings.ensure_home()
+    with open_sqlite_store(settings.memory_path, make_embeddings(embeddings_kind)) as store:
+        memory = FixMemory(store)
+        for rec in seed_records:
+            memory.store_fix_memory(**rec)
+    # The measured process sees this memory and nothing secret; a server database URL would
+    # measure another backend than the SQLite file this part is about.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("OPENAI_") and k not in ("ASTRA_DATABASE_URL", "ASTRA_MODEL", "ASTRA_MIN_SCORE")}
+    env.update({"ASTRA_HOME": str(home), "ASTRA_EMBEDDINGS": embeddings_kind})
+    commands = {"memory search": [*cli_command(), "memory", "search", query, "--json"],
+                "--help": [*cli_command(), "--help"]}
+    task = progress.add_task("perf: cold start (whole processes)", total=repeats * len(commands))
+    results = {}
+    for label, argv in commands.items():
+        times, ok = [], True
+        for _ in range(repeats):
+            started = time.perf_counter()
+            proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+            times.append(time.perf_counter() - started)
+            ok = ok and proc.returncode == 0
+            progress.advance(task)
+        shown = f'memory search "{query}" --json' if label == "memory search" else label
+        results[label] = {"argv": shown, "wall": summary_ms(times), "ok": ok}
+    return {"repeats": repeats, "records_in_memory": len(seed_records), "commands": results}
+
+
+# -- the bench ----------------------------------------------------------------------------------------
+
+def _real_queries(cases_path: str | Path | None = None, limit: int = 20) -> tuple[list[str], list[dict]]:
+    """Symptom queries and storable records from the retrieval cases (real failures; default: shipped)."""
+    from astra_memory.bench.cases import SHIPPED_CASES, load_cases
+    from astra_memory.symptoms import parse_failure, symptom_query
+
+    cases = load_cases(cases_path or SHIPPED_CASES)
+    queries = [symptom_query(parse_failure(q.failure)) for q in cases.queries][:limit]
+    records = [{"fix_description": r.fix, "error_type": r.error_type, "file_paths": r.files, "outcome": r.outcome,
+                "confirmed_outcome": r.outcome, "symptom": symptom_query(parse_failure(r.failure)), "diff": r.diff,
+                "session_id": r.id, "project": r.project, "model": "bench"} for r in cases.records]
+    return queries, records
+
+
+def run_perf(*, sizes: list[int] | None = None, backends: list[str] | None = None, repeats: int = 20,
+             session_repeats: int = 3, cold_repeats: int = 3, scenario: str = "alpha", progress=None,
+             embeddings_kind: str = "minilm", cases: str | Path | None = None) -> dict[str, Any]:
+    """All three parts in one run; returns the result as a dict."""
+    from astra_memory.bench.common import make_progress, stopwatch
+    from astra_memory.stores.embeddings import make_embeddings
+
+    sizes = list(sizes or DEFAULT_SIZES)
+    backends = list(backends or ["sqlite"])
+    for name in backends:
+        resolve_backend(name)  # fail before spending minutes on the others
+    progress = progress or make_progress(False)
+    model = make_embeddings(embeddings_kind)
+    queries, seed_records = _real_queries(cases)
+    workdir = Path(tempfile.mkdtemp(prefix="astra-bench-perf-"))
+    try:
+        with progress:
+            with stopwatch() as load:
+                model.embed_query("warm-up")
+            latency = search_latency(sizes, backends, repeats=repeats, model=model, queries=queries,
+                                     progress=progress, workdir=workdir)
+            sessions = session_costs(scenario, session_repeats, progress=progress, workdir=workdir,
+                                     embeddings_kind=embeddings_kind)
+            # A short symptom-style query: the process's cost, not the query's length, is measured.
+            cold = cold_start(cold_repeats, progress=progress, workdir=workdir, query=COLD_START_QUERY,
+                              seed_records=seed_records, embeddings_kind=embeddings_kind)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return {"bench": "perf", "sizes": sizes, "backends": backends, "embeddings": embeddings_kind,
+            "model_load_s": round(load[0], 3), "latency": latency, "sessions": sessions, "cold_start": cold,
+            "machine": machine_info()}

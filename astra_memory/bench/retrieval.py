@@ -1,0 +1,290 @@
+"""Retrieval bench: does the fix memory put a same-kind fix at the top, and does it beat the baselines?
+
+Three systems are measured on the same cases in the same run, all on the packaged MiniLM:
+
+(a) **product**: every record enters an empty ``SqliteStore`` through ``FixMemory.store_fix_memory``
+    with the symptom a session would store (``symptom_query(parse_failure(failure))``, what the
+    ``store`` node writes); every query's failure text goes through the same ``parse_failure`` +
+    ``symptom_query`` and ``FixMemory.search_codebase_memory`` the ``memory_search`` node uses.
+(b) **origin-story baseline**: embed only the fix description, query with the raw failure text
+    (the whole pytest output), searched through a ``SqliteStore`` of the same kind.
+(c) **BM25**: langchain-community's ``BM25Retriever`` over exactly the text the product embeds
+    (read back from the product's stored records), queried with the product's symptom query, so
+    that the only difference from (a) is the ranker.
+
+Ranking metrics use ``min_score=-1`` so that the threshold hides no rank; how many relevant hits
+the default minimum score would hide from a session (top 3) is reported separately. The same run
+measures MiniLM scores of related (relevant) and unrelated query/record pairs: the distributions
+``DEFAULT_MIN_SCORE`` is calibrated from.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from astra_memory.bench.cases import CaseSet, QueryCase, load_cases
+from astra_memory.bench.common import machine_info, percentile, stopwatch
+
+SEARCH_TOP_K = 10  # the most FixMemory.search_codebase_memory returns; MRR is MRR@10
+SESSION_TOP_K = 3  # what a session's mandatory memory search asks for (Context.memory_top_k)
+SYSTEMS = ("product", "baseline_fix_only", "bm25")
+SYSTEM_LABELS = {
+    "product": "(a) product: symptom query → symptom + fix record",
+    "baseline_fix_only": "(b) origin-story baseline: raw failure → fix description only",
+    "bm25": "(c) BM25 (langchain-community) over the product's record text",
+}
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass
+class Ranked:
+    """One system's answer to one query: record ids best first (excluded records removed)."""
+
+    ids: list[str]
+    scores: list[float | None]
+
+    def first_relevant_rank(self, relevant: set[str]) -> int | None:
+        for position, rid in enumerate(self.ids, start=1):
+            if rid in relevant:
+                return position
+        return None
+
+
+def metrics(rankings: dict[str, Ranked], queries: list[QueryCase]) -> dict[str, float]:
+    """recall@1, recall@3 (a query counts when any relevant record is within the top k), MRR@10,
+    and the stricter share of all relevant records found in the top 3."""
+    r1 = r3 = rr = strict3 = 0.0
+    for q in queries:
+        relevant = set(q.relevant)
+        ranked = rankings[q.id]
+        rank = ranked.first_relevant_rank(relevant)
+        r1 += 1.0 if rank == 1 else 0.0
+        r3 += 1.0 if rank is not None and rank <= 3 else 0.0
+        rr += 1.0 / rank if rank is not None and rank <= SEARCH_TOP_K else 0.0
+        strict3 += len(relevant & set(ranked.ids[:3])) / len(relevant)
+    n = len(queries)
+    return {"recall@1": round(r1 / n, 4), "recall@3": round(r3 / n, 4), "mrr": round(rr / n, 4),
+            "all_relevant_in_top3": round(strict3 / n, 4), "queries": n}
+
+
+def tokenize(text: str) -> list[str]:
+    """BM25's tokens: lower-cased alphanumeric runs (a fair tokenizer; whitespace split would
+    keep punctuation glued to words and handicap the baseline)."""
+    return _WORD.findall(text.lower())
+
+
+def distribution(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"n": 0}
+    return {"n": len(values), "min": round(min(values), 4), "p05": round(percentile(values, 5), 4),
+            "p25": round(percentile(values, 25), 4), "p50": round(percentile(values, 50), 4),
+            "p75": round(percentile(values, 75), 4), "p95": round(percentile(values, 95), 4),
+            "max": round(max(values), 4), "mean": round(sum(values) / len(values), 4)}
+
+
+def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict[str, Ranked], dict, dict]:
+    """(a): the session's own store and search path. Returns rankings, embedded texts, queries."""
+    from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.sqlite import open_sqlite_store
+    from astra_memory.symptoms import parse_failure, symptom_query
+
+    rankings: dict[str, Ranked] = {}
+    texts: dict[str, str] = {}
+    symptom_queries: dict[str, str] = {}
+    with open_sqlite_store(workdir / "product.sqlite", embeddings) as store:
+        memory = FixMemory(store)
+        for rec in cases.records:
+            stored = memory.store_fix_memory(
+                fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
+                confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=rec.diff,
+                session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
+            texts[rec.id] = stored.embed_text
+            progress.advance(task)
+        for q in cases.queries:
+            query = symptom_query(parse_failure(q.failure))
+            symptom_queries[q.id] = query
+            hits = memory.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
+            kept = [h for h in hits if h.record.session_id not in q.exclude]
+            rankings[q.id] = Ranked([h.record.session_id for h in kept], [h.score for h in kept])
+            progress.advance(task)
+    return rankings, texts, symptom_queries
+
+
+def _baseline_fix_only(cases: CaseSet, embeddings, workdir: Path, progress, task) -> dict[str, Ranked]:
+    """(b): a SqliteStore whose only embedded text is the fix description; raw failure as the query."""
+    from langgraph.store.base import PutOp
+
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    namespace = ("bench", "fix_only")
+    rankings: dict[str, Ranked] = {}
+    with open_sqlite_store(workdir / "baseline.sqlite", embeddings) as store:
+        # One batch (one embedding call): the baseline is not the session path, only its ranking matters.
+        store.batch([PutOp(namespace, rec.id, {"embed_text": rec.fix, "id": rec.id}, index=["embed_text"])
+                     for rec in cases.records])
+        progress.advance(task, len(cases.records))
+        for q in cases.queries:
+            items = store.search(namespace, query=q.failure, limit=SEARCH_TOP_K + len(q.exclude))
+            kept = [i for i in items if i.key not in q.exclude][:SEARCH_TOP_K]
+            rankings[q.id] = Ranked([i.key for i in kept], [float(i.score) for i in kept])
+            progress.advance(task)
+    return rankings
+
+
+def _bm25(cases: CaseSet, texts: dict[str, str], symptom_queries: dict[str, str]) -> dict[str, Ranked]:
+    """(c): BM25Retriever over the product's embedded text, queried with the product's query."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # langchain-community's sunset notice
+        from langchain_community.retrievers import BM25Retriever
+
+    ids = [rec.id for rec in cases.records]
+    retriever = BM25Retriever.from_texts([texts[i] for i in ids], metadatas=[{"id": i} for i in ids],
+                                         preprocess_func=tokenize, k=len(ids))
+    rankings = {}
+    for q in cases.queries:
+        docs = retriever.invoke(symptom_queries[q.id])
+        kept = [d.metadata["id"] for d in docs if d.metadata["id"] not in q.exclude][:SEARCH_TOP_K]
+        rankings[q.id] = Ranked(kept, [None] * len(kept))
+    return rankings
+
+
+def _pair_scores(cases: CaseSet, embeddings, texts: dict[str, str], symptom_queries: dict[str, str]) -> dict:
+    """MiniLM cosine of every (query, record) pair, split into related (relevant) and unrelated.
+
+    The vectors are the ones the store holds and searches with (normalised, cosine = dot), so the
+    figures are the scores ``search_codebase_memory`` compares with the minimum score.
+    """
+    import numpy as np
+
+    ids = [rec.id for rec in cases.records]
+    family = {rec.id: rec.family for rec in cases.records}
+    docs = np.asarray(embeddings.embed_documents([texts[i] for i in ids]), dtype=np.float32)
+    queries = np.asarray(embeddings.embed_documents([symptom_queries[q.id] for q in cases.queries]),
+                         dtype=np.float32)
+    scores = queries @ docs.T
+    related, unrelated, same_family_not_relevant = [], [], []
+    for qi, q in enumerate(cases.queries):
+        for ri, rid in enumerate(ids):
+            if rid in q.exclude:
+                continue
+            value = float(scores[qi, ri])
+            if rid in q.relevant:
+                related.append(value)
+            elif q.family and family[rid] == q.family:
+                same_family_not_relevant.append(value)
+            else:
+                unrelated.append(value)
+    return {"related": related, "unrelated": unrelated, "other_same_family": same_family_not_relevant}
+
+
+def suggest_min_score(related: list[float], unrelated: list[float], step: float = 0.05) -> dict[str, float]:
+    """The calibration rule: the largest multiple of ``step`` at or below the lowest related score.
+
+    A hidden related fix is the expensive mistake (the whole point of the memory is lost); an
+    unrelated hit shown to the model is cheap (three quoted records it may ignore). So the
+    threshold keeps every related pair that was measured and hides whatever unrelated pairs fall
+    below it; the share it hides is reported, not optimised.
+    """
+    if not related:
+        return {}
+    floor = min(related)
+    threshold = step * int(floor / step) if floor > 0 else 0.0
+    threshold = round(threshold, 4)
+    return {"threshold": threshold,
+            "related_kept": round(sum(v >= threshold for v in related) / len(related), 4),
+            "unrelated_hidden": round(sum(v < threshold for v in unrelated) / len(unrelated), 4) if unrelated else 0.0}
+
+
+def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
+                  min_score: float | None = None) -> dict[str, Any]:
+    """Run the three systems and the calibration on ``cases_path``; returns the result as a dict."""
+    from astra_memory.bench.common import make_progress
+    from astra_memory.settings import Settings
+    from astra_memory.stores.embeddings import MiniLMEmbeddings
+
+    cases = load_cases(cases_path)
+    settings = Settings()
+    embeddings = embeddings or MiniLMEmbeddings(settings.embedding_model_path)
+    default_min = settings.min_score if min_score is None else min_score
+    progress = progress or make_progress(False)
+    timings: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="astra-bench-retrieval-") as tmp, progress:
+        workdir = Path(tmp)
+        n = len(cases.records) + len(cases.queries)
+        with stopwatch() as t:
+            embeddings.embed_query("warm-up")  # load the model once, outside the measured phases
+        timings["model_load_s"] = round(t[0], 3)
+        task = progress.add_task("(a) product: store + search", total=n)
+        with stopwatch() as t:
+            product, texts, symptom_queries = _product(cases, embeddings, workdir, progress, task)
+        timings["product_s"] = round(t[0], 3)
+        task = progress.add_task("(b) baseline: fix only", total=n)
+        with stopwatch() as t:
+            baseline = _baseline_fix_only(cases, embeddings, workdir, progress, task)
+        timings["baseline_fix_only_s"] = round(t[0], 3)
+        task = progress.add_task("(c) BM25 + score distributions", total=2)
+        with stopwatch() as t:
+            bm25 = _bm25(cases, texts, symptom_queries)
+        timings["bm25_s"] = round(t[0], 3)
+        progress.advance(task)
+        pairs = _pair_scores(cases, embeddings, texts, symptom_queries)
+        progress.advance(task)
+
+    systems = {"product": product, "baseline_fix_only": baseline, "bm25": bm25}
+    results = {name: metrics(rankings, cases.queries) for name, rankings in systems.items()}
+
+    # What the default minimum score would hide from a session's top-3 search.
+    hidden, shown = 0, 0
+    for q in cases.queries:
+        ranked = product[q.id]
+        for rid, score in list(zip(ranked.ids, ranked.scores))[:SESSION_TOP_K]:
+            if rid in q.relevant:
+                shown += 1
+                hidden += score < default_min
+    per_query = []
+    for q in cases.queries:
+        relevant = set(q.relevant)
+        per_query.append({
+            "id": q.id, "family": q.family, "project": q.project, "relevant": q.relevant,
+            "symptom_query": symptom_queries[q.id],
+            **{f"{name}_rank": systems[name][q.id].first_relevant_rank(relevant) for name in SYSTEMS},
+            "product_hits": [{"id": rid, "score": round(s, 4)} for rid, s in zip(product[q.id].ids, product[q.id].scores)],
+        })
+    per_family: dict[str, dict[str, float]] = {}
+    for family in sorted({q.family for q in cases.queries if q.family}):
+        fq = [q for q in cases.queries if q.family == family]
+        per_family[family] = {name: metrics({q.id: systems[name][q.id] for q in fq}, fq)["mrr"] for name in SYSTEMS}
+    calibration = {
+        "related": distribution(pairs["related"]),
+        "unrelated": distribution(pairs["unrelated"]),
+        "other_same_family": distribution(pairs["other_same_family"]),
+        "suggested": suggest_min_score(pairs["related"], pairs["unrelated"]),
+        "default_min_score": default_min,
+        "related_below_default": sum(v < default_min for v in pairs["related"]),
+        "unrelated_at_or_above_default": sum(v >= default_min for v in pairs["unrelated"]),
+        "raw": {k: [round(v, 4) for v in vals] for k, vals in pairs.items()},
+    }
+    return {
+        "bench": "retrieval",
+        "cases": str(cases_path),
+        "records": len(cases.records),
+        "queries": len(cases.queries),
+        "families": len({r.family for r in cases.records if r.family}),
+        "embeddings": "all-MiniLM-L6-v2 (packaged, CPU)" if type(embeddings).__name__ == "MiniLMEmbeddings"
+        else type(embeddings).__name__,
+        "systems": results,
+        "labels": SYSTEM_LABELS,
+        "threshold": {"default_min_score": default_min, "session_top_k": SESSION_TOP_K,
+                      "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
+        "calibration": calibration,
+        "per_family_mrr": per_family,
+        "per_query": per_query,
+        "timings": timings,
+        "machine": machine_info(),
+    }

@@ -1,0 +1,162 @@
+"""`astra-memory memory migrate`: move every fix record, with its id and its stored vector, between backends.
+
+Either end is a SQLite memory file or a ``postgresql://`` URL, so the move works both ways.
+
+Vectors are copied, not recomputed. The destination is opened with ``CopiedVectors`` as its
+embeddings: an ``Embeddings`` object that answers each record's embedded text with the vector read
+from the source's own vector table. The destination's own put path (PostgresStore or SqliteStore)
+then writes the record and that vector, so no backend table is written by hand. Only a source
+record without a stored vector (one put with ``index=False``) is embedded afresh; the report
+counts those (``re_embedded``).
+
+Records are read in key order (``SELECT key ... ORDER BY key`` on the source's table) and fetched
+by key, not paged by ``updated_at`` offsets: a batch import gives many rows one ``updated_at``, and
+offset paging over ties is not a stable order on PostgreSQL. Afterwards every source id must be in
+the destination with a vector, and the destination count must equal its earlier count plus the
+ids it did not have; anything else raises ``MigrationError``. A record the destination already
+has is overwritten by the source's copy (same id: the same fix).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from langchain_core.embeddings import Embeddings
+from langgraph.store.base import BaseStore, GetOp, PutOp
+
+from astra_memory.backends import open_memory_store
+from astra_memory.errors import AstraError, ConfigurationError
+from astra_memory.pgconn import is_postgres_url, redact_url
+from astra_memory.stores.embeddings import DIMS
+from astra_memory.stores.memory import NAMESPACE
+from astra_memory.stores.record import FixRecord
+from astra_memory.stores.sqlite import EMBEDDED_FIELD
+
+BATCH = 500
+
+
+class MigrationError(AstraError):
+    """The destination does not hold every source record (with its vector) after the move."""
+
+
+@dataclass
+class MigrationReport:
+    source: str
+    destination: str
+    records: int  # records read from the source
+    vectors_copied: int
+    re_embedded: int
+    destination_before: int
+    destination_after: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class CopiedVectors(Embeddings):
+    """Embeddings that return the source's stored vector for a known text; others go to ``fallback``."""
+
+    def __init__(self, fallback: Embeddings):
+        self.fallback = fallback
+        self.vectors: dict[str, list[float]] = {}
+        self.copied = 0
+        self.embedded = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        out: list[list[float] | None] = [self.vectors.get(t) for t in texts]
+        missing = [i for i, v in enumerate(out) if v is None]
+        if missing:
+            fresh = self.fallback.embed_documents([texts[i] for i in missing])
+            for i, vector in zip(missing, fresh):
+                out[i] = vector
+        self.copied += len(texts) - len(missing)
+        self.embedded += len(missing)
+        return out  # type: ignore[return-value]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.fallback.embed_query(text)
+
+
+def _sqlite_rows(store, query: str, params: tuple) -> list[tuple]:
+    return store.conn.execute(query, params).fetchall()
+
+
+def _pg_rows(store, query: str, params: tuple) -> list[tuple]:
+    from langgraph.checkpoint.postgres import _internal
+
+    with _internal.get_connection(store.conn) as conn:
+        return [tuple(row.values()) for row in conn.execute(query.replace("?", "%s"), params).fetchall()]
+
+
+def _rows(store, query: str, params: tuple) -> list[tuple]:
+    """Rows of a read on either backend's own tables; ``query`` uses ``?`` placeholders (SQLite's)."""
+    from langgraph.store.sqlite import SqliteStore
+
+    return _sqlite_rows(store, query, params) if isinstance(store, SqliteStore) else _pg_rows(store, query, params)
+
+
+def record_keys(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE) -> list[str]:
+    """Every record key in the namespace, in key order (see the module docstring for why not offsets)."""
+    return [row[0] for row in _rows(store, "SELECT key FROM store WHERE prefix = ? ORDER BY key", (".".join(namespace),))]
+
+
+def stored_vectors(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE) -> dict[str, list[float]]:
+    """``{key: vector}`` of the embedded field, read from the backend's own vector table."""
+    from langgraph.store.sqlite import SqliteStore
+
+    prefix = ".".join(namespace)
+    if not isinstance(store, SqliteStore):
+        from astra_memory.stores.postgres import stored_vectors as postgres_vectors
+
+        return postgres_vectors(store, prefix)
+    rows = _sqlite_rows(store, "SELECT key, embedding FROM store_vectors WHERE prefix = ? AND field_name = ?",
+                        (prefix, EMBEDDED_FIELD))
+    # sqlite-vec keeps a float32 vector as its raw little-endian bytes (serialize_float32).
+    return {key: list(struct.unpack(f"<{len(blob) // 4}f", blob)) for key, blob in rows}
+
+
+def _chunks(items: list, size: int) -> Iterator[list]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def _describe(target: str | Path) -> str:
+    return redact_url(str(target)) if is_postgres_url(str(target)) else str(Path(target).expanduser())
+
+
+def migrate(source: str | Path, destination: str | Path, embeddings: Embeddings, *,
+            batch: int = BATCH) -> MigrationReport:
+    """Copy every record of ``source`` (ids, values, vectors) into ``destination``; verify; report."""
+    if _describe(source) == _describe(destination):
+        raise ConfigurationError(f"--from and --to are the same memory: {_describe(source)}")
+    copier = CopiedVectors(embeddings)
+    with open_memory_store(source, embeddings, setting="--from", must_exist=True) as src, \
+            open_memory_store(destination, copier, setting="--to") as dst:
+        before = set(record_keys(dst.store))
+        keys = record_keys(src.store)
+        vectors = stored_vectors(src.store)
+        for key_batch in _chunks(keys, batch):
+            items = src.store.batch([GetOp(NAMESPACE, key) for key in key_batch])
+            records = [FixRecord.from_store_value(item.value) for item in items if item is not None]
+            copier.vectors = {}
+            for record in records:
+                vector = vectors.get(record.memory_id)
+                if vector is not None and len(vector) == DIMS:
+                    copier.vectors[record.embed_text] = vector
+            dst.store.batch([PutOp(NAMESPACE, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
+                             for r in records])
+        after = set(record_keys(dst.store))
+        with_vectors = set(stored_vectors(dst.store))
+        missing = [k for k in keys if k not in after]
+        unindexed = [k for k in keys if k not in with_vectors]
+        if missing or unindexed or len(after) != len(before | set(keys)):
+            raise MigrationError(
+                f"after the move the destination has {len(after)} records (expected {len(before | set(keys))}); "
+                f"{len(missing)} source record(s) missing, {len(unindexed)} without a vector"
+                + (f", e.g. {(missing or unindexed)[0]}" if missing or unindexed else ""))
+        return MigrationReport(source=src.where, destination=dst.where, records=len(keys),
+                               vectors_copied=copier.copied, re_embedded=copier.embedded,
+                               destination_before=len(before), destination_after=len(after))

@@ -1,0 +1,293 @@
+"""A small OpenAI-compatible HTTP server for the live-wire tests (no network: 127.0.0.1 only).
+
+It answers ``POST /v1/chat/completions`` and ``POST /v1/responses`` in the real wire formats with
+scripted replies (tool calls, plain text, or HTTP errors), and ``GET /v1/models`` (the free call
+the CLI uses to check the API key before any work starts). Every request is recorded (path,
+headers, raw body, parsed JSON) so tests can assert what the real ``langchain-openai`` /
+``openai`` client put on the wire.
+
+It also checks each model request the way OpenAI does, and answers 400 with an OpenAI-style
+error when a check fails (each failure is also appended to ``violations``):
+
+* the ``Authorization`` header carries the expected key (401 otherwise, like OpenAI);
+* every tool is sent strict: ``strict: true``, ``additionalProperties: false``, every property
+  required;
+* ``parallel_tool_calls`` is false and an output-token cap is sent (the cost guard relies on it);
+* every tool result answers a tool call this server issued, in the assistant turn right before it,
+  and every tool call of that turn is answered;
+* the API key does not occur anywhere in the request body.
+
+Script steps are plain dicts, built with the helpers below:
+``tool_call(name, args)`` (``args`` a dict, or a raw string for malformed JSON), ``text(content)``,
+``http_error(status, retry_after_ms=...)`` (repeat it with ``times``), optionally with ``usage``
+(``(input_tokens, output_tokens)``, or ``"omit"`` for a server that reports none).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+DEFAULT_KEY = "sk-test-livewire-0123456789abcdefSECRET"
+
+
+def tool_call(name: str, args: dict | str, *, usage: tuple[int, int] | None = None) -> dict:
+    return {"kind": "tool_call", "name": name, "args": args, "usage": usage}
+
+
+def text(content: str, *, usage: tuple[int, int] | None = None) -> dict:
+    return {"kind": "text", "content": content, "usage": usage}
+
+
+def http_error(status: int, *, times: int = 1, retry_after_ms: int | None = 20, message: str = "") -> list[dict]:
+    step = {"kind": "error", "status": status, "retry_after_ms": retry_after_ms, "message": message}
+    return [dict(step) for _ in range(times)]
+
+
+def script_from_solution(solution: list[dict]) -> list[dict]:
+    """A bundled scenario's scripted solution as wire replies (what a good model would send)."""
+    return [tool_call(turn["tool"], turn.get("args", {})) for turn in solution]
+
+
+class OpenAIServer:
+    """Start with ``with OpenAIServer(script) as server:``; ``server.base_url`` ends in ``/v1``."""
+
+    def __init__(self, script: list[dict] | None = None, *, api_key: str = DEFAULT_KEY) -> None:
+        self.script = list(script or [])
+        self.api_key = api_key
+        self.requests: list[dict[str, Any]] = []
+        self.violations: list[str] = []
+        self.issued_call_ids: list[str] = []
+        self._position = 0
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def __enter__(self) -> "OpenAIServer":
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+            def do_GET(self) -> None:
+                server._handle(self, "GET")
+
+            def do_POST(self) -> None:
+                server._handle(self, "POST")
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        assert self._httpd is not None
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    @property
+    def base_url(self) -> str:
+        assert self._httpd is not None
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    # -- what arrived ----------------------------------------------------------------------------
+
+    def model_requests(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["method"] == "POST"]
+
+    @property
+    def steps_used(self) -> int:
+        return self._position
+
+    # -- request handling ------------------------------------------------------------------------
+
+    def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        length = int(handler.headers.get("content-length") or 0)
+        raw = handler.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in handler.headers.items()}
+        try:
+            body = json.loads(raw) if raw else None
+        except json.JSONDecodeError:
+            body = None
+        with self._lock:
+            self.requests.append({"method": method, "path": handler.path, "headers": headers,
+                                  "raw": raw, "body": body, "at": time.monotonic()})
+            status, payload, extra = self._respond(method, handler.path, headers, raw, body)
+        data = json.dumps(payload).encode()
+        handler.send_response(status)
+        handler.send_header("content-type", "application/json")
+        handler.send_header("content-length", str(len(data)))
+        for key, value in extra.items():
+            handler.send_header(key, value)
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    def _respond(self, method: str, path: str, headers: dict, raw: bytes, body: Any) -> tuple[int, dict, dict]:
+        if headers.get("authorization") != f"Bearer {self.api_key}":
+            given = (headers.get("authorization") or "").removeprefix("Bearer ")
+            masked = given[:8] + "*" * 8 + given[-4:] if len(given) > 12 else "***"
+            return 401, _error(f"Incorrect API key provided: {masked}.", "invalid_request_error",
+                               "invalid_api_key"), {}
+        if method == "GET" and path.rstrip("/") == "/v1/models":
+            return 200, {"object": "list", "data": [{"id": "gpt-4.1-mini", "object": "model", "created": 0,
+                                                     "owned_by": "test"}]}, {}
+        if method != "POST" or path not in ("/v1/chat/completions", "/v1/responses"):
+            return 404, _error(f"unknown path {method} {path}", "invalid_request_error", "not_found"), {}
+        if not isinstance(body, dict):
+            return self._reject("request body is not a JSON object")
+        problems = self._check_common(raw, body)
+        problems += self._check_chat(body) if path == "/v1/chat/completions" else self._check_responses(body)
+        if problems:
+            return self._reject("; ".join(problems))
+        if self._position >= len(self.script):
+            return self._reject(f"the test script has no step {self._position + 1}")
+        step = self.script[self._position]
+        self._position += 1
+        if step["kind"] == "error":
+            extra = {"retry-after-ms": str(step["retry_after_ms"])} if step.get("retry_after_ms") is not None else {}
+            kind = {429: "rate_limit_exceeded", 401: "invalid_api_key"}.get(step["status"], "server_error")
+            return step["status"], _error(step.get("message") or f"scripted HTTP {step['status']}", kind, kind), extra
+        omit_usage = step.get("usage") == "omit"  # some compatible servers report no usage
+        in_tokens, out_tokens = (None if omit_usage else step.get("usage")) or (max(1, len(raw) // 5), 20)
+        call_id = f"call_{next(self._ids):04d}"
+        if step["kind"] == "tool_call":
+            self.issued_call_ids.append(call_id)
+        if path == "/v1/chat/completions":
+            reply = _chat_reply(body, step, call_id, in_tokens, out_tokens)
+        else:
+            reply = _responses_reply(body, step, call_id, in_tokens, out_tokens)
+        if omit_usage:
+            reply.pop("usage")
+        return 200, reply, {}
+
+    def _reject(self, message: str) -> tuple[int, dict, dict]:
+        self.violations.append(message)
+        return 400, _error(message, "invalid_request_error", "invalid_request"), {"x-should-retry": "false"}
+
+    def _check_common(self, raw: bytes, body: dict) -> list[str]:
+        problems = []
+        if self.api_key.encode() in raw:
+            problems.append("the API key occurs in the request body")
+        if body.get("parallel_tool_calls") is not False:
+            problems.append("parallel_tool_calls is not false")
+        if not body.get("max_completion_tokens") and not body.get("max_tokens") and not body.get("max_output_tokens"):
+            problems.append("no output-token cap (max_completion_tokens / max_output_tokens)")
+        return problems
+
+    def _check_tool(self, name: str, parameters: dict, strict: Any) -> list[str]:
+        problems = []
+        if strict is not True:
+            problems.append(f"tool {name} is not strict")
+        if parameters.get("additionalProperties") is not False:
+            problems.append(f"tool {name} allows additional properties")
+        if sorted(parameters.get("required") or []) != sorted(parameters.get("properties") or {}):
+            problems.append(f"tool {name} does not require every property")
+        return problems
+
+    def _check_chat(self, body: dict) -> list[str]:
+        problems = []
+        tools = body.get("tools") or []
+        if not tools:
+            problems.append("no tools were sent")
+        for tool in tools:
+            fn = tool.get("function") or {}
+            problems += self._check_tool(fn.get("name"), fn.get("parameters") or {}, fn.get("strict"))
+        messages = body.get("messages") or []
+        for i, message in enumerate(messages):
+            if message.get("role") != "assistant" or not message.get("tool_calls"):
+                continue
+            ids = [c["id"] for c in message["tool_calls"]]
+            answered = []
+            for follower in messages[i + 1:]:
+                if follower.get("role") != "tool":
+                    break
+                answered.append(follower.get("tool_call_id"))
+            if sorted(answered) != sorted(ids):
+                problems.append(f"tool calls {ids} were answered by tool messages {answered}")
+            unknown = [c for c in ids if c not in self.issued_call_ids]
+            if unknown:
+                problems.append(f"assistant turn replays tool call ids this server never issued: {unknown}")
+        for i, message in enumerate(messages):
+            if message.get("role") == "tool":
+                previous = [m for m in messages[:i] if m.get("role") != "tool"]
+                calls = (previous[-1].get("tool_calls") or []) if previous else []
+                if message.get("tool_call_id") not in [c["id"] for c in calls]:
+                    problems.append(f"tool message answers unknown call {message.get('tool_call_id')!r}")
+        return problems
+
+    def _check_responses(self, body: dict) -> list[str]:
+        problems = []
+        tools = body.get("tools") or []
+        if not tools:
+            problems.append("no tools were sent")
+        for tool in tools:
+            problems += self._check_tool(tool.get("name"), tool.get("parameters") or {}, tool.get("strict"))
+        items = body.get("input") or []
+        calls = [item.get("call_id") for item in items if isinstance(item, dict) and item.get("type") == "function_call"]
+        outputs = [item.get("call_id") for item in items
+                   if isinstance(item, dict) and item.get("type") == "function_call_output"]
+        for call_id in outputs:
+            if call_id not in calls:
+                problems.append(f"function_call_output answers unknown call {call_id!r}")
+        for call_id in calls:
+            if call_id not in self.issued_call_ids:
+                problems.append(f"input replays a function call id this server never issued: {call_id!r}")
+            if call_id not in outputs:
+                problems.append(f"function call {call_id!r} has no function_call_output")
+        return problems
+
+
+def _error(message: str, kind: str, code: str) -> dict:
+    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+def _arguments(step: dict) -> str:
+    args = step["args"]
+    return args if isinstance(args, str) else json.dumps(args)
+
+
+def _chat_reply(body: dict, step: dict, call_id: str, in_tokens: int, out_tokens: int) -> dict:
+    if step["kind"] == "tool_call":
+        message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": step["name"], "arguments": _arguments(step)}}]}
+        finish = "tool_calls"
+    else:
+        message = {"role": "assistant", "content": step["content"], "refusal": None}
+        finish = "stop"
+    return {
+        "id": f"chatcmpl-{call_id}", "object": "chat.completion", "created": int(time.time()),
+        "model": body.get("model"), "system_fingerprint": "fp_test",
+        "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
+        "usage": {"prompt_tokens": in_tokens, "completion_tokens": out_tokens,
+                  "total_tokens": in_tokens + out_tokens},
+    }
+
+
+def _responses_reply(body: dict, step: dict, call_id: str, in_tokens: int, out_tokens: int) -> dict:
+    if step["kind"] == "tool_call":
+        output = [{"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": step["name"],
+                   "arguments": _arguments(step), "status": "completed"}]
+    else:
+        output = [{"type": "message", "id": f"msg_{call_id}", "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "text": step["content"], "annotations": []}]}]
+    return {
+        "id": f"resp_{call_id}", "object": "response", "created_at": int(time.time()), "status": "completed",
+        "model": body.get("model"), "output": output, "error": None, "incomplete_details": None,
+        "instructions": None, "metadata": {}, "parallel_tool_calls": False, "temperature": 1.0,
+        "tool_choice": "auto", "tools": body.get("tools") or [], "top_p": 1.0,
+        "max_output_tokens": body.get("max_output_tokens"),
+        "usage": {"input_tokens": in_tokens, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": out_tokens, "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": in_tokens + out_tokens},
+    }
