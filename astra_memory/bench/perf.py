@@ -140,6 +140,27 @@ def record_value(template: dict, text: str, index: int) -> dict:
     return value
 
 
+def put_vectors(store, embeddings, template: dict, texts: list[str], vectors, picks, start: int,
+                ids: list[str]) -> Iterator[int]:
+    """Insert precomputed vectors through the store's own put path, one batch at a time.
+
+    Appends each record id to ``ids`` and yields each batch's size (for progress).
+    """
+    from langgraph.store.base import PutOp
+
+    for offset in range(0, len(vectors), PUT_BATCH):
+        ops = []
+        for j in range(offset, min(offset + PUT_BATCH, len(vectors))):
+            value = record_value(template, texts[picks[j]], start + j)
+            embeddings.table[value["embed_text"]] = vectors[j].tolist()
+            ids.append(value["memory_id"])
+            ops.append(PutOp(NAMESPACE, value["memory_id"], value, index=["embed_text"]))
+        store.batch(ops)
+        for op in ops:  # the table only needs a vector until its put has run
+            embeddings.table.pop(op.value["embed_text"], None)
+        yield len(ops)
+
+
 def _record_template() -> dict:
     from astra_memory.stores.record import utc_now, validate_record
 
@@ -173,7 +194,6 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
                    queries: list[str], progress, workdir: Path) -> dict[str, Any]:
     """Latency rows per backend and size, with the numpy floor over the same vectors."""
     import numpy as np
-    from langgraph.store.base import PutOp
 
     from astra_memory.stores.memory import FixMemory
 
@@ -206,17 +226,8 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
                 have = len(ids)
                 vectors, picks = noisy_vectors(base, size - have, start=have)
                 started = time.perf_counter()
-                for offset in range(0, len(vectors), PUT_BATCH):
-                    ops = []
-                    for j in range(offset, min(offset + PUT_BATCH, len(vectors))):
-                        value = record_value(template, texts[picks[j]], have + j)
-                        embeddings.table[value["embed_text"]] = vectors[j].tolist()
-                        ids.append(value["memory_id"])
-                        ops.append(PutOp(NAMESPACE, value["memory_id"], value, index=["embed_text"]))
-                    store.batch(ops)
-                    for op in ops:  # the table only needs a vector until its put has run
-                        embeddings.table.pop(op.value["embed_text"], None)
-                    progress.advance(task, len(ops))
+                for count in put_vectors(store, embeddings, template, texts, vectors, picks, have, ids):
+                    progress.advance(task, count)
                 insert_s += time.perf_counter() - started
                 all_vectors = np.concatenate([all_vectors, vectors])
 

@@ -168,10 +168,9 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
                       embeddings_kind: str = "minilm", log=print) -> dict[str, Any]:
     """Build both backends to each size with the perf bench's records, then time search and measure recall."""
     import numpy as np
-    from langgraph.store.base import PutOp
 
-    from astra_memory.bench.perf import (PUT_BATCH, PrecomputedEmbeddings, _real_queries, _record_template,
-                                         _sqlite_backend, _timed, corpus_texts, noisy_vectors, record_value)
+    from astra_memory.bench.perf import (PrecomputedEmbeddings, _real_queries, _record_template, _sqlite_backend,
+                                         _timed, corpus_texts, noisy_vectors, put_vectors)
     from astra_memory.stores.embeddings import make_embeddings
 
     model = make_embeddings(embeddings_kind)
@@ -199,16 +198,8 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
             for size in sorted(sizes):
                 vectors, picks = noisy_vectors(base, size - have, start=have)
                 started = time.perf_counter()
-                for offset in range(0, len(vectors), PUT_BATCH):
-                    ops = []
-                    for j in range(offset, min(offset + PUT_BATCH, len(vectors))):
-                        value = record_value(template, texts[picks[j]], have + j)
-                        embeddings.table[value["embed_text"]] = vectors[j].tolist()
-                        ids.append(value["memory_id"])
-                        ops.append(PutOp(NAMESPACE, value["memory_id"], value, index=[EMBEDDED_FIELD]))
-                    store.batch(ops)
-                    for op in ops:
-                        embeddings.table.pop(op.value["embed_text"], None)
+                for _ in put_vectors(store, embeddings, template, texts, vectors, picks, have, ids):
+                    pass
                 build_s = time.perf_counter() - started
                 have = size
                 all_vectors = np.concatenate([all_vectors, vectors])
