@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
+from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 from langgraph.store.sqlite import SqliteStore
 
@@ -70,11 +71,20 @@ def open_sqlite_store(path: str | Path, embeddings: Embeddings) -> Iterator[Sqli
     conn = connect(path)
     try:
         store = SqliteStore(conn, index=index_config(embeddings))
+        # SqliteStore.setup() reads the migration version, then applies each migration in its own
+        # statements: processes setting up one fresh file at once would apply a migration twice
+        # (UNIQUE constraint failed: vector_migrations.v). One process at a time, across processes.
         try:
-            store.setup()
+            with FileLock(f"{path}.setup-lock", timeout=BUSY_TIMEOUT_S):
+                store.setup()
+                purge_orphan_vectors(store)
+        except Timeout:
+            raise ConfigurationError(f"{path}: another process held the memory set-up lock "
+                                     f"({path}.setup-lock) for {BUSY_TIMEOUT_S:.0f} s") from None
+        except ConfigurationError:
+            raise
         except Exception as exc:
             raise ConfigurationError(f"{path} could not be set up as a memory store: {exc}") from None
-        purge_orphan_vectors(store)
         yield store
     finally:
         conn.close()
