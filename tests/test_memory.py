@@ -193,3 +193,26 @@ def test_two_processes_store_and_search_one_file_without_locking_errors(tmp_path
         memory = FixMemory(store)
         assert memory.count() == 80
         assert store.conn.execute("SELECT count(*) FROM store_vectors").fetchone()[0] == 80
+
+
+def test_search_fuses_the_vector_order_with_bm25(memory):
+    # Bag-of-words vectors favour the record repeating a common query word ("value"); BM25 favours
+    # the ones sharing the query's rarer words ("zanzibar", "cache"). Vector order: common, rare,
+    # other; BM25 order: rare, other, common; fused (RRF, k=60): rare 1/62+1/61 > common 1/61+1/63
+    # > other 1/63+1/62. Two unrelated records keep BM25's IDF positive for words in two records.
+    symptoms = {"common": "KeyError value value value value value",
+                "rare": "KeyError value zanzibar lookup table stale cache entry after reload of settings file",
+                "other": "KeyError value cache miss after restart of the worker pool process",
+                "division": "ZeroDivisionError division by zero in invoice totals",
+                "operand": "TypeError unsupported operand types for plus"}
+    for session, symptom in symptoms.items():
+        store_fix(memory, fix=f"fix {session}", session=session, symptom=symptom)
+    query = "KeyError value zanzibar cache"
+    vector_only = FixMemory(memory.store, min_score=-1, hybrid=False).search_codebase_memory(query)
+    fused = FixMemory(memory.store, min_score=-1).search_codebase_memory(query)
+    assert [h.record.session_id for h in vector_only] == ["common", "rare", "other"]
+    assert [h.record.session_id for h in fused] == ["rare", "common", "other"]
+    # Each hit keeps its cosine score (what the minimum score is calibrated on); top_k cuts the fused order.
+    assert {h.record.session_id: h.score for h in fused} == {h.record.session_id: h.score for h in vector_only}
+    top1 = FixMemory(memory.store, min_score=-1).search_codebase_memory(query, top_k=1)
+    assert [h.record.session_id for h in top1] == ["rare"]

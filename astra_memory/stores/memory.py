@@ -16,6 +16,7 @@ from langgraph.store.base import BaseStore
 
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.settings import DEFAULT_MIN_SCORE
+from astra_memory.stores.hybrid import CANDIDATE_POOL, hybrid_order
 from astra_memory.stores.record import FixRecord, memory_id_for, utc_now, validate_record
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
@@ -38,10 +39,11 @@ class FixMemory:
     """Validated, idempotent memory of confirmed fixes on a LangGraph store."""
 
     def __init__(self, store: BaseStore, *, min_score: float = DEFAULT_MIN_SCORE,
-                 namespace: tuple[str, ...] = NAMESPACE):
+                 namespace: tuple[str, ...] = NAMESPACE, hybrid: bool = True):
         self.store = store
         self.min_score = min_score
         self.namespace = namespace
+        self.hybrid = hybrid  # False: the vector order alone (the retrieval bench's ablation)
 
     # -- search ---------------------------------------------------------------------------
     def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,
@@ -55,13 +57,18 @@ class FixMemory:
             raise MemoryValidationError(f"top_k must be an integer from 1 to 10, got {top_k!r}")
         threshold = self.min_score if min_score is None else min_score
         filter_ = {"error_type": error_type.strip()} if error_type and error_type.strip() else None
-        items = self.store.search(self.namespace, query=query.strip(), filter=filter_, limit=top_k)
+        query = query.strip()
+        limit = max(top_k, CANDIDATE_POOL) if self.hybrid else top_k
+        items = self.store.search(self.namespace, query=query, filter=filter_, limit=limit)
+        if self.hybrid:  # vector order fused with BM25 over the same candidates (stores/hybrid.py)
+            order = hybrid_order(query, [str(item.value.get(EMBEDDED_FIELD, "")) for item in items])
+            items = [items[i] for i in order]
         hits = []
         for item in items:
             score = float(item.score) if item.score is not None else 0.0
-            if score >= threshold:
+            if score >= threshold:  # the cosine score: what the minimum score is calibrated on
                 hits.append(MemoryHit(FixRecord.from_store_value(item.value), score))
-        return hits
+        return hits[:top_k]
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,

@@ -1,0 +1,57 @@
+"""Hybrid ranking of memory search candidates: the vector order fused with a BM25 order.
+
+Why: a failure's words and a stored symptom's words often say the same thing the embedding only
+half sees (``labels``, ``record``, ``starts empty``), and the embedding links what the words
+miss. Measured on the shipped retrieval cases (README "Results"), neither order alone is best.
+
+How: the vector search returns a candidate pool; BM25 (``rank_bm25.BM25Okapi``, the library
+langchain-community's ``BM25Retriever`` uses) ranks the same candidates by the text the store
+embedded; the two orders are merged by reciprocal rank fusion (Cormack, Clarke and Büttcher,
+SIGIR 2009) with its published constant k = 60 — no weights, nothing fitted to our cases.
+The cosine score stays each hit's score: it is what the minimum score is calibrated on.
+
+Limits: BM25 sees only the vector candidates (its IDF is the pool's), so a record the vector
+search ranks outside the pool cannot be lifted by words alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+RRF_K = 60  # the constant of the RRF paper, used as published
+# Candidates the vector search hands to fusion. pgvector's HNSW scan returns at most
+# hnsw.ef_search rows (default 40); a larger pool would mean different pools on the two backends.
+CANDIDATE_POOL = 40
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def tokenize(text: str) -> list[str]:
+    """BM25's tokens: lower-cased alphanumeric runs (punctuation never glued to a word)."""
+    return _WORD.findall(text.lower())
+
+
+def bm25_order(query: str, texts: Sequence[str]) -> list[int]:
+    """Indices of ``texts`` from the best BM25 match to the worst (ties keep their input order)."""
+    from rank_bm25 import BM25Okapi
+
+    docs = [tokenize(t) for t in texts]
+    terms = tokenize(query)
+    if not terms or not any(docs):
+        return list(range(len(texts)))  # nothing lexical to rank on: leave the given order
+    scores = BM25Okapi(docs).get_scores(terms)
+    return sorted(range(len(texts)), key=lambda i: -scores[i])
+
+
+def reciprocal_rank_fusion(orders: Sequence[Sequence[int]], k: int = RRF_K) -> list[int]:
+    """Merge rankings of the same items: score(item) = sum over orders of 1 / (k + rank)."""
+    fused: dict[int, float] = {}  # insertion order = first seen, which breaks exact ties
+    for order in orders:
+        for rank, item in enumerate(order, start=1):
+            fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
+    return sorted(fused, key=lambda item: -fused[item])  # stable: ties keep first-seen order
+
+
+def hybrid_order(query: str, texts: Sequence[str]) -> list[int]:
+    """Fuse the given (vector) order ``0..n-1`` with the BM25 order of ``texts`` for ``query``."""
+    return reciprocal_rank_fusion([range(len(texts)), bm25_order(query, texts)])
