@@ -177,8 +177,11 @@ def run(
 
 @app.command()
 def resume(thread_id: str, as_json: JsonOpt = False,
-           base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL.")] = None,
-           responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
+           base_url: Annotated[Optional[str], typer.Option(
+               help="OpenAI-compatible server URL (default: the one the session started with).")] = None,
+           responses_api: Annotated[Optional[bool], typer.Option(
+               "--responses-api/--chat-completions",
+               help="Wire API (default: the one the session started with).")] = None,
            approve_live_cost: ApproveOpt = False,
            budget: BudgetOpt = None,
            total_budget: TotalBudgetOpt = None,
@@ -186,16 +189,19 @@ def resume(thread_id: str, as_json: JsonOpt = False,
            price_out: PriceOutOpt = None,
            max_output_tokens: MaxOutputOpt = 4096) -> None:
     """Continue an interrupted session from its last checkpoint."""
+    from astra_memory.models.live import with_live_settings
     from astra_memory.nodes.report import summarize
     from astra_memory.session import UnknownThreadError, open_agent, resume_session
 
     try:
         with open_agent(Settings()) as agent:
             snapshot = agent.graph.get_state(agent.config(thread_id))
-            model = (snapshot.values.get("task") or {}).get("model") if snapshot.values else None
+            task = (snapshot.values.get("task") or {}) if snapshot.values else {}
+            model = task.get("model")
             context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
                                     price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
                                     base_url=base_url, use_responses_api=responses_api)
+            context = with_live_settings(context, task.get("live"))  # the key probe asks the session's server
             if snapshot.next:
                 _preflight_live(model, context)
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json))

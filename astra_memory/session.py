@@ -21,6 +21,7 @@ from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.graph.context import Context
 from astra_memory.graph.state import Task
+from astra_memory.models.live import is_live, live_settings_of, with_live_settings
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
@@ -114,7 +115,7 @@ def _guarded(agent: Agent, context: Context, task: Task) -> Context:
     """The cost guard for live models: the agent's ledger in the context (unless the caller brought
     one, as the demo does to count against the main data directory), and the local preflight checks
     (approval, API key, price, limits) before any node runs."""
-    from astra_memory.models.live import is_live, preflight
+    from astra_memory.models.live import preflight
 
     if context.ledger is None and agent.ledger is not None:
         context = replace(context, ledger=agent.ledger)
@@ -130,6 +131,8 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     if agent.graph.get_state(agent.config(task["session_id"])).values:
         raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
     context = _guarded(agent, context or Context(model=task.get("model")), task)
+    if is_live(context.model or task.get("model")):
+        task = {**task, "live": live_settings_of(context)}
     return _drive(agent, {"task": task}, task["session_id"], context, on_update)
 
 
@@ -146,7 +149,9 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
         raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
     if not snapshot.next:
         return snapshot.values, False
-    context = _guarded(agent, context or Context(model=snapshot.values["task"].get("model")), snapshot.values["task"])
+    task = snapshot.values["task"]
+    context = with_live_settings(context or Context(model=task.get("model")), task.get("live"))
+    context = _guarded(agent, context, task)
     return _drive(agent, None, thread_id, context, on_update), True
 
 

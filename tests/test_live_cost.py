@@ -208,3 +208,32 @@ def test_transcript_redaction_replaces_the_literal_key_and_patterns():
     cleaned = redact_secrets(text, (key,))
     assert key not in cleaned and "sk-abcdefghijklmnop" not in cleaned
     assert redact_secrets("ollama says hi", ("ollama",)) == "ollama says hi"  # placeholders are not secrets
+
+
+def test_a_live_sessions_settings_are_recorded_without_credentials_and_options_win_on_resume(monkeypatch):
+    from astra_memory.models.live import live_settings_of, with_live_settings
+
+    for name in ("OPENAI_BASE_URL", "ASTRA_SESSION_BUDGET_USD", "ASTRA_PRICE_IN_PER_MTOK", "ASTRA_PRICE_OUT_PER_MTOK"):
+        monkeypatch.delenv(name, raising=False)
+    started = Context(base_url="http://127.0.0.1:11434/v1", use_responses_api=True, session_budget_usd=0.05,
+                      price_in_per_mtok=0.0, price_out_per_mtok=0.0)
+    assert live_settings_of(started) == {"base_url": "http://127.0.0.1:11434/v1", "use_responses_api": True,
+                                         "session_budget_usd": 0.05, "price_in_per_mtok": 0.0,
+                                         "price_out_per_mtok": 0.0}
+    # A URL with credentials in it never reaches the checkpoint.
+    assert live_settings_of(Context(base_url="https://user:s3cret@llm.internal/v1"))["base_url"] is None
+    # Settings from the environment are recorded too: a resume in another shell gets the same ones.
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://from-env:8000/v1")
+    monkeypatch.setenv("ASTRA_PRICE_IN_PER_MTOK", "0.5")
+    recorded = live_settings_of(Context())
+    assert recorded["base_url"] == "http://from-env:8000/v1" and recorded["price_in_per_mtok"] == 0.5
+    assert recorded["session_budget_usd"] == 0.25 and recorded["use_responses_api"] is False  # the defaults
+    for name in ("OPENAI_BASE_URL", "ASTRA_PRICE_IN_PER_MTOK"):
+        monkeypatch.delenv(name)
+    resumed = with_live_settings(Context(), live_settings_of(started))
+    assert (resumed.base_url, resumed.use_responses_api, resumed.session_budget_usd, resumed.price_in_per_mtok) == (
+        "http://127.0.0.1:11434/v1", True, 0.05, 0.0)
+    given = with_live_settings(Context(base_url="http://other:1/v1", use_responses_api=False, session_budget_usd=0.1),
+                               live_settings_of(started))
+    assert (given.base_url, given.use_responses_api, given.session_budget_usd) == ("http://other:1/v1", False, 0.1)
+    assert with_live_settings(Context(), None).use_responses_api is False

@@ -135,6 +135,27 @@ def test_an_ollama_style_model_needs_a_price_and_runs_at_zero(settings, isolated
     assert server.violations == []
 
 
+@pytest.mark.slow
+def test_a_session_killed_before_its_first_request_resumes_with_its_own_server_prices_and_budget(
+        settings, isolated_home, monkeypatch):
+    # Nothing is in the ledger yet when the process dies; the session's task holds what it started with.
+    env = cli_env(OPENAI_API_KEY="ollama", ASTRA_CRASH_AT="after:memory_search")
+    with OpenAIServer(ALPHA, api_key="ollama") as server:
+        crashed = run_cli("run", "alpha", "--model", "openai:llama3.1", "--base-url", server.base_url,
+                          "--approve-live-cost", "--price-in", "0", "--price-out", "0", "--budget", "0.07",
+                          "--responses-api", "--thread-id", "live-early", env=env, timeout=120)
+        assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+        assert server.model_requests() == []
+        monkeypatch.setenv("OPENAI_API_KEY", "ollama")
+        monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+        resumed = CliRunner().invoke(app, ["resume", "live-early", "--approve-live-cost", "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout)["status"] == "fixed"
+    assert [r["path"] for r in server.model_requests()] == ["/v1/responses"] * 3  # the wire API it started with
+    with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
+        assert ledger.session_limit("live-early") == 0.07  # the budget it started with, not the default
+
+
 def test_live_runs_refuse_to_start_without_approval_or_key(isolated_home, monkeypatch):
     runner = CliRunner()
     with OpenAIServer(ALPHA) as server:
@@ -248,8 +269,9 @@ def test_a_request_killed_in_flight_stays_counted_after_resume(settings, isolate
             assert lost["state"] == "reserved" and ledger.session("live-crash").spent_usd == lost["reserved_usd"]
 
         monkeypatch.setenv("OPENAI_API_KEY", DEFAULT_KEY)  # the same command, in this process (faster)
-        resumed = CliRunner().invoke(app, ["resume", "live-crash", "--base-url", server.base_url,
-                                           "--approve-live-cost", "--json"])
+        monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+        # No --base-url: the resume talks to the server the session started with (recorded in its task).
+        resumed = CliRunner().invoke(app, ["resume", "live-crash", "--approve-live-cost", "--json"])
     assert resumed.exit_code == 0, resumed.output
     summary = json.loads(resumed.stdout)
     assert summary["status"] == "fixed" and summary["resumed"] is True

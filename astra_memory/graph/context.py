@@ -12,7 +12,7 @@ from astra_memory.settings import DEFAULT_MIN_SCORE
 class Context:
     model: str | None = None  # None: the model named in the task (scripted by default)
     base_url: str | None = None  # OpenAI-compatible server, e.g. http://localhost:11434/v1
-    use_responses_api: bool = False
+    use_responses_api: bool | None = None  # None: the session's recorded choice, else chat completions
     max_attempts: int = 3  # test runs after finish() before the run ends `failed`
     max_model_requests: int = 30
     max_tool_calls: int = 60

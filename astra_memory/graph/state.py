@@ -34,6 +34,7 @@ class Task(TypedDict, total=False):
     test_env: dict[str, str]  # extra environment for the test command, declared by the scenario
     run_dir: str  # where events, edit journals and evidence of this session go
     session_id: str  # = thread id
+    live: dict[str, Any]  # a live session's server, wire API, budget and prices, reused on resume (models/live.py)
 
 
 class AgentState(TypedDict, total=False):

@@ -79,7 +79,7 @@ PRICES: dict[str, Price] = {
 _SNAPSHOT = re.compile(r"^(?P<base>.+)-\d{4}-\d{2}-\d{2}$")  # gpt-4.1-mini-2025-04-14 -> gpt-4.1-mini
 
 
-def _env_price(name: str) -> float | None:
+def env_price(name: str) -> float | None:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return None
@@ -99,8 +99,8 @@ def price_for(model: str, *, price_in: float | None = None, price_out: float | N
     over the table; a model that is not in the table needs both, so that nothing runs at an
     unknown price.
     """
-    price_in = price_in if price_in is not None else _env_price(ENV_PRICE_IN)
-    price_out = price_out if price_out is not None else _env_price(ENV_PRICE_OUT)
+    price_in = price_in if price_in is not None else env_price(ENV_PRICE_IN)
+    price_out = price_out if price_out is not None else env_price(ENV_PRICE_OUT)
     for value, flag in ((price_in, "--price-in"), (price_out, "--price-out")):
         if value is not None and (not math.isfinite(value) or value < 0):
             raise ConfigurationError(f"{flag} must be a finite number >= 0 (USD per million tokens)")

@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlsplit
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
@@ -22,12 +24,15 @@ from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.graph.context import Context
 from astra_memory.models.cost import (
+    ENV_PRICE_IN,
+    ENV_PRICE_OUT,
     BudgetExceededError,
     CostLedger,
     Price,
     check_limit,
     default_session_budget,
     default_total_budget,
+    env_price,
     input_token_bound,
     price_for,
 )
@@ -81,6 +86,32 @@ def api_key() -> str:
 
 def base_url(context: Context) -> str | None:
     return context.base_url or os.environ.get(BASE_URL_ENV) or None
+
+
+def live_settings_of(context: Context) -> dict[str, Any]:
+    """What a live session started with (server, wire API, its budget, explicit prices), recorded in
+    its durable task so that a resume talks to the same server the same way under the same limit.
+    A URL carrying credentials is not recorded (checkpoints never hold secrets): such a session
+    needs ``--base-url`` again on resume. The cost approval is never recorded: each process asks."""
+    url = base_url(context)
+    if url and (urlsplit(url).username or urlsplit(url).password):
+        url = None
+    price_in = context.price_in_per_mtok if context.price_in_per_mtok is not None else env_price(ENV_PRICE_IN)
+    price_out = context.price_out_per_mtok if context.price_out_per_mtok is not None else env_price(ENV_PRICE_OUT)
+    return {"base_url": url, "use_responses_api": bool(context.use_responses_api),
+            "session_budget_usd": session_limit(context, None, None),
+            "price_in_per_mtok": price_in, "price_out_per_mtok": price_out}
+
+
+def with_live_settings(context: Context, recorded: dict[str, Any] | None) -> Context:
+    """Options given again on resume win; what is not given comes from the session's record."""
+    recorded = recorded or {}
+    fill = {name: recorded.get(name) for name in ("base_url", "session_budget_usd", "price_in_per_mtok",
+                                                  "price_out_per_mtok")
+            if getattr(context, name) is None and recorded.get(name) is not None}
+    if context.use_responses_api is None:
+        fill["use_responses_api"] = bool(recorded.get("use_responses_api"))
+    return replace(context, **fill)
 
 
 def session_limit(context: Context, ledger: CostLedger | None, thread_id: str | None) -> float:
@@ -158,7 +189,7 @@ def live_chat_model(name: str, context: Context) -> Runnable:
         max_retries=context.max_retries,  # the openai client retries timeouts, 429 and 5xx with backoff
         timeout=context.request_timeout_s,
         max_tokens=context.max_output_tokens,  # sent as max_completion_tokens / max_output_tokens
-        use_responses_api=context.use_responses_api,
+        use_responses_api=bool(context.use_responses_api),  # None would let langchain-openai guess
     )
     return llm.bind_tools(openai_tool_specs(), strict=True, parallel_tool_calls=False)
 
