@@ -1,6 +1,7 @@
-"""`bench perf` at a tiny size produces its JSON, Markdown and PNGs in one run: SQLite search
-latency beside the numpy floor over the same vectors (with the same top 3), the session with the
-SQLite and the in-memory checkpointer, the test-subprocess share, and whole-process cold starts."""
+"""`bench perf` at tiny sizes produces its JSON, Markdown and PNGs in one run: SQLite and PostgreSQL
+search latency beside the numpy floor over the same vectors (SQLite with the same top 3, PostgreSQL
+with the recall of its HNSW search against exact search), the session with the SQLite and the
+in-memory checkpointer, the test-subprocess share, and whole-process cold starts."""
 
 from __future__ import annotations
 
@@ -11,20 +12,36 @@ from typer.testing import CliRunner
 
 
 @pytest.mark.slow
-def test_perf_at_a_tiny_size_writes_every_output(tmp_path):
+def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch):
     from astra_memory.cli import app
+    from tests.pg import SHARED_DATABASE
 
+    # The bench's PostgreSQL backend works in a throwaway schema of this database (and drops it).
+    monkeypatch.setenv("ASTRA_DATABASE_URL", pg_server.database_url(SHARED_DATABASE))
     out = tmp_path / "results"
-    result = CliRunner().invoke(app, ["bench", "perf", "--sizes", "200", "--repeats", "3", "--session-repeats", "1",
-                                      "--cold-repeats", "1", "--out", str(out), "--json"])
+    result = CliRunner().invoke(app, ["bench", "perf", "--sizes", "10,200", "--backends", "sqlite,postgres",
+                                      "--repeats", "3", "--session-repeats", "1", "--cold-repeats", "1",
+                                      "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    (row,) = report["latency"]["rows"]
-    assert row["backend"] == "sqlite" and row["records"] == 200
-    assert row["top3_agrees_with_numpy"] == f"{report['latency']['queries']}/{report['latency']['queries']}"
-    for part in ("embedding", "vector_search", "numpy_exact", "end_to_end"):
-        assert row[part]["n"] >= 3 and 0 < row[part]["p50_ms"] <= row[part]["p95_ms"]
-    assert report["latency"]["build"]["sqlite"]["records"] == 200
+    queries = report["latency"]["queries"]
+    rows = {(r["backend"], r["records"]): r for r in report["latency"]["rows"]}
+    assert sorted(rows) == [("postgres", 10), ("postgres", 200), ("sqlite", 10), ("sqlite", 200)]
+    for (backend, _), row in rows.items():
+        for part in ("embedding", "vector_search", "numpy_exact", "end_to_end"):
+            assert row[part]["n"] >= 3 and 0 < row[part]["p50_ms"] <= row[part]["p95_ms"]
+        if backend == "sqlite":  # exact search: the same top 3 as numpy, and no recall to report
+            assert row["top3_agrees_with_numpy"] == f"{queries}/{queries}" and "hnsw" not in row
+            continue
+        hnsw = row["hnsw"]  # the same queries through HNSW and through exact search (index scans off)
+        assert hnsw["k"] == 3 and hnsw["queries"] == queries and hnsw["exact_search"]["n"] == queries
+        assert 0.0 <= hnsw["recall_at_3"] <= 1.0 and isinstance(hnsw["hnsw_index_used"], bool)
+    # 10 records, ef_search 100: HNSW visits every vector, so it must find what exact search finds.
+    assert rows[("postgres", 10)]["hnsw"]["recall_at_3"] == 1.0
+    assert report["latency"]["build"]["sqlite"]["records"] == report["latency"]["build"]["postgres"]["records"] == 200
+    markdown = (out / "perf.md").read_text()
+    assert "HNSW recall@3 vs exact" in markdown and "### HNSW recall against exact search" in markdown
+    assert "| postgres | 10 | 1.000 | 3 |" in markdown
     sessions = report["sessions"]
     assert {r["checkpointer"] for r in sessions["runs"]} == {"sqlite", "memory"}
     assert all(r["status"] == "fixed" and 0 < r["test_share"] < 1 for r in sessions["runs"])

@@ -5,6 +5,10 @@ Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/cras
 sleeping. The points: after every node boundary of a two-attempt run (14), inside every model call
 (5), inside every test subprocess (3), between each applied edit and its checkpoint (2), and
 between the memory write and its checkpoint (1).
+
+One suite, both backends: the matrix is parametrised over SQLite (files under each point's own
+ASTRA_HOME) and PostgreSQL (each point's own empty schema on the test server, passed to every
+process as ASTRA_DATABASE_URL), so points running at the same time never share a thread or a record.
 """
 
 from __future__ import annotations
@@ -19,9 +23,9 @@ import pytest
 
 from astra_memory.events import read_events
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import open_agent
+from astra_memory.session import list_threads, open_agent
 from astra_memory.settings import Settings
-from tests.conftest import cli_env, run_cli
+from tests.conftest import BACKENDS, cli_env, run_cli
 
 # A two-attempt solution: the first edit drops blank entries but keeps the spaces, so the first
 # finish() fails its tests; the second edit strips, and the second finish() passes.
@@ -84,31 +88,38 @@ def scenario_dir(tmp_path_factory) -> Path:
     return root
 
 
-def _state(home: Path) -> dict:
-    settings = Settings(home=home, embeddings="hash")
+def _state(home: Path, url: str | None) -> dict:
+    """The thread and the memory as a new process sees them (never from the test's environment)."""
+    settings = Settings(home=home, embeddings="hash", database_url=url)
     with open_agent(settings) as agent:
         values = agent.graph.get_state(agent.config(THREAD)).values
         records = [r.memory_id for r in agent.memory.iter_records()]
-    return {"values": values, "records": records}
+        threads = list_threads(agent)
+    return {"values": values, "records": records, "threads": threads}
 
 
-def _run(home: Path, scenario_dir: Path, point: str | None) -> dict:
-    env = cli_env(ASTRA_HOME=str(home), ASTRA_EMBEDDINGS="hash")
+def _run(home: Path, url: str | None, scenario_dir: Path, point: str | None) -> dict:
+    env = cli_env(ASTRA_HOME=str(home), ASTRA_EMBEDDINGS="hash", **({"ASTRA_DATABASE_URL": url} if url else {}))
     if point is None:
         first = run_cli("run", str(scenario_dir), "--thread-id", THREAD, "--json", env=env)
-        return {"first": first, "after": _state(home), "home": home}
+        return {"first": first, "after": _state(home, url), "home": home, "url": url}
     crashed = run_cli("run", str(scenario_dir), "--thread-id", THREAD, "--json", env={**env, "ASTRA_CRASH_AT": point})
-    before = _state(home)
+    before = _state(home, url)
     resumed = run_cli("resume", THREAD, "--json", env=env)
-    return {"first": crashed, "before": before, "resumed": resumed, "after": _state(home), "home": home}
+    return {"first": crashed, "before": before, "resumed": resumed, "after": _state(home, url), "home": home,
+            "url": url}
 
 
-@pytest.fixture(scope="module")
-def matrix(scenario_dir, tmp_path_factory) -> dict:
-    base = tmp_path_factory.mktemp("matrix")
+@pytest.fixture(scope="module", params=BACKENDS)
+def matrix(request, scenario_dir, tmp_path_factory) -> dict:
+    """Every point (and the uncrashed reference) on one backend: its own ASTRA_HOME and, on
+    PostgreSQL, its own empty schema, so the two sessions running at once share nothing."""
+    base = tmp_path_factory.mktemp(f"matrix-{request.param}")
+    server = request.getfixturevalue("pg_server") if request.param == "postgres" else None
     jobs = {None: base / "uncrashed", **{p: base / p.replace(":", "_").replace("#", "") for p in POINTS}}
+    urls = {p: server.new_database() if server else None for p in jobs}
     with ThreadPoolExecutor(max_workers=2) as pool:  # two cores: two sessions at a time
-        futures = {p: pool.submit(_run, home, scenario_dir, p) for p, home in jobs.items()}
+        futures = {p: pool.submit(_run, home, urls[p], scenario_dir, p) for p, home in jobs.items()}
         return {p: f.result() for p, f in futures.items()}
 
 
@@ -122,6 +133,9 @@ def test_uncrashed_run_is_the_reference(matrix):
     values = ref["after"]["values"]
     assert values["status"] == "fixed" and values["attempts"] == 2 and len(values["edits"]) == 2
     assert len(ref["after"]["records"]) == 1
+    # On PostgreSQL nothing went to SQLite files: checkpoints, memory and ledger are in the database.
+    assert sorted(p.name for p in ref["home"].glob("*.sqlite")) == (
+        [] if ref["url"] else ["checkpoints.sqlite", "ledger.sqlite", "memory.sqlite"])
 
 
 @pytest.mark.slow
@@ -133,6 +147,10 @@ def test_crash_and_resume(matrix, point):
     summary = json.loads(run["resumed"].stdout)
     final = run["after"]["values"]
     assert summary["status"] == final["status"] == "fixed"
+    # Another process lists the killed thread, and resume by its id ran whatever was left.
+    (listed,) = run["before"]["threads"]
+    assert listed["thread_id"] == THREAD and summary["resumed"] is bool(listed["next"])
+    assert listed["status"] == (run["before"]["values"].get("status") or "interrupted")
     # Source byte-identical to the uncrashed run: no edit applied twice, none lost.
     rel = Path("runs") / THREAD / "workspace" / "app" / "settings.py"
     assert (run["home"] / rel).read_bytes() == (ref["home"] / rel).read_bytes()

@@ -1,16 +1,16 @@
 """PostgreSQL as the team backend, against a real server (tests/pg.py): one URL switches checkpoints,
 memory and cost ledger; set-up is idempotent under concurrency; errors name the setting; whole
-sessions, crash-and-resume by thread id and `memory migrate` work on it.
+sessions and `memory migrate` work on it.
 
 The memory service's own tests run on both backends in tests/test_memory.py, the gates in
-tests/test_gates.py, the cost ledger's in tests/test_postgres_ledger.py; the 16-process load test
-is tests/test_postgres_load.py.
+tests/test_gates.py, SIGKILL-and-resume by thread id from another process at every kill point in
+tests/test_crash_matrix.py, the cost ledger's in tests/test_postgres_ledger.py; the 16-process
+load test is tests/test_postgres_load.py.
 """
 
 from __future__ import annotations
 
 import json
-import signal
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -24,10 +24,9 @@ from astra_memory.session import list_threads, open_agent, open_memory, scenario
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
-from tests.conftest import cli_env, run_cli
+from tests.conftest import run_cli
 
 OUTCOME = "pytest passed with exit code 0 (1 passed)"
-FIXED_LINE = '    return [origin.strip() for origin in raw.split(",") if origin.strip()]'
 
 
 @pytest.fixture
@@ -129,38 +128,6 @@ def test_eight_threads_of_one_agent_share_its_connection_pool(agent, settings, b
     from tests.test_load import test_one_process_runs_eight_threads_of_the_compiled_graph as eight_threads
 
     eight_threads(agent, settings)
-
-
-def _crash_and_resume(pg_server, home, point: str) -> dict:
-    """Kill `run` at ``point`` (SIGKILL, in its own process), look from this process, resume in a third."""
-    url = pg_server.new_database()
-    env = cli_env(ASTRA_DATABASE_URL=url, ASTRA_HOME=str(home), ASTRA_EMBEDDINGS="hash")
-    crashed = run_cli("run", "alpha", "--thread-id", "pg-crash", env={**env, "ASTRA_CRASH_AT": point})
-    looker = Settings(home=home, embeddings="hash", database_url=url)
-    with open_agent(looker) as agent:
-        threads = list_threads(agent)
-    resumed = run_cli("resume", "pg-crash", "--json", env=env)
-    with open_agent(looker) as agent:
-        records = [r.memory_id for r in agent.memory.iter_records()]
-    return {"crashed": crashed, "threads": threads, "resumed": resumed, "records": records, "home": home}
-
-
-@pytest.mark.slow
-def test_sigkilled_sessions_resume_by_thread_id_from_another_process(pg_server, tmp_path):
-    points = ["edit:applied", "store:written"]  # an edit, and the memory write, before their checkpoint
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = dict(zip(points, pool.map(lambda p: _crash_and_resume(pg_server, tmp_path / p.replace(":", "_"), p),
-                                         points)))
-    template = (load_scenario("alpha").template / "app" / "settings.py").read_text()
-    for point, run in runs.items():
-        assert run["crashed"].returncode == -signal.SIGKILL, (point, run["crashed"].stderr)
-        assert [t["status"] for t in run["threads"] if t["thread_id"] == "pg-crash"] == ["interrupted"], point
-        assert run["resumed"].returncode == 0, (point, run["resumed"].stderr)
-        summary = json.loads(run["resumed"].stdout)
-        assert summary["status"] == "fixed" and summary["resumed"] is True and len(summary["edits"]) == 1
-        assert run["records"] == [summary["stored_memory_id"]]  # the fix stored exactly once
-        source = (run["home"] / "runs" / "pg-crash" / "workspace" / "app" / "settings.py").read_text()
-        assert source == template.replace('    return [origin for origin in raw.split(",") if origin]', FIXED_LINE)
 
 
 # -- memory migrate ---------------------------------------------------------------------------------

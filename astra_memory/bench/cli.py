@@ -145,7 +145,9 @@ def _sizes(raw: str) -> list[int]:
 @bench_app.command()
 def perf(
     sizes: Annotated[str, typer.Option(help="Memory sizes, comma-separated (1k = 1000).")] = "1000,10000,100000",
-    backends: Annotated[str, typer.Option(help="Memory backends to compare, comma-separated.")] = "sqlite",
+    backends: Annotated[str, typer.Option(help="Memory backends to compare, comma-separated: sqlite, postgres "
+                                               "(in ASTRA_DATABASE_URL's database, else a local throwaway server).")
+                        ] = "sqlite",
     repeats: Annotated[int, typer.Option(min=3, help="Timed searches per size.")] = 20,
     session_repeats: Annotated[int, typer.Option(min=1, help="Sessions per checkpointer.")] = 3,
     cold_repeats: Annotated[int, typer.Option(min=1, help="Cold-start processes per command.")] = 3,
@@ -153,10 +155,11 @@ def perf(
     out: OutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Search latency vs. size (SQLite vs. numpy floor), checkpointer cost, test share, cold start."""
+    """Search latency vs. size (SQLite vs. numpy floor; PostgreSQL HNSW with its recall against exact
+    search), checkpointer cost, test share, cold start."""
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.perf import run_perf
-    from astra_memory.bench.report import write_perf
+    from astra_memory.bench.report import hnsw_recall, write_perf
     from astra_memory.settings import Settings
 
     try:
@@ -170,10 +173,10 @@ def perf(
                                   session_repeats=session_repeats, cold_repeats=cold_repeats, scenario=scenario,
                                   out=out, json=as_json))
     lat = Table("backend", "records", "embed p50/p95 ms", "vector search p50/p95 ms", "numpy p50/p95 ms",
-                "whole search p50/p95 ms", "top-3 = numpy", title="Memory search latency")
+                "whole search p50/p95 ms", "top-3 = numpy", "HNSW recall@3 vs exact", title="Memory search latency")
     for r in result["latency"]["rows"]:
         lat.add_row(r["backend"], f"{r['records']:,}", _pp(r["embedding"]), _pp(r["vector_search"]),
-                    _pp(r["numpy_exact"], 2), _pp(r["end_to_end"]), r["top3_agrees_with_numpy"])
+                    _pp(r["numpy_exact"], 2), _pp(r["end_to_end"]), r["top3_agrees_with_numpy"], hnsw_recall(r))
     s = result["sessions"]["summary"]
     ses = Table("checkpointer", "session p50 ms", "min/max ms", "inside checkpointer", "in test subprocess",
                 title=f"Session on {result['sessions']['scenario']}: durability costs "

@@ -18,7 +18,9 @@
 Backends: ``BACKENDS`` maps a name to a context manager that yields a set-up ``BaseStore`` for a
 given folder and embeddings. Only ``sqlite`` is built here; another module (e.g.
 ``astra_memory/bench/perf_postgres.py``) can add an entry with :func:`register_backend`, and
-``--backends sqlite,postgres`` then measures both in the same run.
+``--backends sqlite,postgres`` then measures both in the same run. A backend may also bring
+``row_metrics``, measured on its store at each size and merged into its latency rows: PostgreSQL
+adds ``hnsw`` (recall@3 of its HNSW search against exact search on the same queries).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ PUT_BATCH = 1_000
 COLD_START_QUERY = "AssertionError: second origin rejected after comma"
 NAMESPACE = ("astra", "fixes")
 BackendFactory = Callable[[Path, Embeddings], AbstractContextManager]
+RowMetrics = Callable[[Any, list[str]], dict[str, Any]]  # (store, query texts) -> fields for the row
 
 
 @contextmanager
@@ -58,13 +61,17 @@ def _sqlite_backend(folder: Path, embeddings: Embeddings) -> Iterator[Any]:
 
 
 BACKENDS: dict[str, BackendFactory] = {"sqlite": _sqlite_backend}
+ROW_METRICS: dict[str, RowMetrics] = {}
 # Modules that register more backends when imported (a missing one is reported, not fatal).
 OPTIONAL_BACKEND_MODULES = {"postgres": "astra_memory.bench.perf_postgres"}
 
 
-def register_backend(name: str, factory: BackendFactory) -> None:
-    """Add a memory backend to the latency comparison (hook for e.g. ``perf_postgres``)."""
+def register_backend(name: str, factory: BackendFactory, row_metrics: RowMetrics | None = None) -> None:
+    """Add a memory backend to the latency comparison (hook for e.g. ``perf_postgres``), with the
+    extra measurements its rows carry, if any."""
     BACKENDS[name] = factory
+    if row_metrics is not None:
+        ROW_METRICS[name] = row_metrics
 
 
 def resolve_backend(name: str) -> BackendFactory:
@@ -267,10 +274,11 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
                     scores = all_vectors @ vec
                     want = [ids[i] for i in np.argsort(-scores)[:3]]
                     agree += got == want
+                extra = ROW_METRICS[backend](store, queries) if backend in ROW_METRICS else {}
                 rows.append({"backend": backend, "records": size,
                              "embedding": summary_ms(embed_times), "vector_search": summary_ms(vector_times),
                              "numpy_exact": summary_ms(numpy_times), "end_to_end": summary_ms(e2e_times),
-                             "top3_agrees_with_numpy": f"{agree}/{len(queries)}"})
+                             "top3_agrees_with_numpy": f"{agree}/{len(queries)}", **extra})
         build[backend] = {"records": len(ids), "insert_s": round(insert_s, 2),
                           "records_per_s": round(len(ids) / insert_s, 1) if insert_s else None,
                           "method": "BaseStore.batch(PutOp...) with precomputed vectors (the store's own put path)"}

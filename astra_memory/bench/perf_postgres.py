@@ -1,7 +1,9 @@
 """PostgreSQL in `bench perf`: the team backend's search latency beside SQLite's, and HNSW recall.
 
 Importing this module registers the ``postgres`` backend with ``astra_memory.bench.perf`` (its
-``OPTIONAL_BACKEND_MODULES`` imports it for ``--backends sqlite,postgres``). The store is the one
+``OPTIONAL_BACKEND_MODULES`` imports it for ``--backends sqlite,postgres``), with ``hnsw_metrics``
+as its row metrics: each PostgreSQL row of the perf bench carries ``hnsw`` (recall@3 against
+exact search, exact search's latency, whether EXPLAIN shows the HNSW index). The store is the one
 sessions use (``PostgresStore``, pgvector HNSW m=16 ef_construction=64, cosine, searched with
 ``hnsw.ef_search=100`` and iterative scans; see astra_memory/stores/postgres.py).
 
@@ -153,10 +155,16 @@ def hnsw_metrics(store, queries: list[str], *, k: int = 3) -> dict[str, Any]:
             "hnsw_search": summary_ms(hnsw_times), "exact_search": summary_ms(exact_times)}
 
 
+def perf_row_metrics(store, queries: list[str]) -> dict[str, Any]:
+    """perf.RowMetrics: every PostgreSQL latency row carries ``hnsw``, the recall of the store's top 3
+    (the perf bench's search) against exact search on the same queries, at that row's size."""
+    return {"hnsw": hnsw_metrics(store, queries, k=3)}
+
+
 def register() -> None:
     from astra_memory.bench.perf import register_backend
 
-    register_backend("postgres", postgres_backend)
+    register_backend("postgres", postgres_backend, row_metrics=perf_row_metrics)
 
 
 register()  # the module's purpose: perf imports it to get the backend (see the module docstring)

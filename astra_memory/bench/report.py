@@ -11,10 +11,10 @@ from typing import Any
 
 from astra_memory.bench.common import write_json
 
-COLORS = {"product": "#2a7ab0", "baseline_fix_only": "#c9822b", "bm25": "#7a9a3a",
+COLORS = {"product": "#2a7ab0", "product_vector_only": "#8fbcdb", "baseline_fix_only": "#c9822b", "bm25": "#7a9a3a",
           "related": "#2a7ab0", "unrelated": "#b0b0b0", "sqlite": "#2a7ab0", "numpy": "#7a9a3a",
           "embedding": "#c9822b", "end_to_end": "#8a4fa0", "memory": "#7a9a3a", "tests": "#d9b44a"}
-SHORT = {"product": "(a) product", "baseline_fix_only": "(b) fix-only baseline", "bm25": "(c) BM25"}
+SHORT = {"product": "(a) product", "product_vector_only": "(a′) vector only", "baseline_fix_only": "(b) fix-only baseline", "bm25": "(c) BM25"}
 
 
 def _plt():
@@ -64,9 +64,8 @@ def retrieval_tables(result: dict) -> dict[str, str]:
         if d.get("n"):
             dist_rows.append([label, d["n"], d["min"], d["p05"], d["p25"], d["p50"], d["p75"], d["p95"], d["max"]])
     dist = md_table(["pairs", "n", "min", "p5", "p25", "median", "p75", "p95", "max"], dist_rows)
-    fam = md_table(["family", *[SHORT[s] for s in ("product", "baseline_fix_only", "bm25")]],
-                   [[f, *[f"{v[s]:.3f}" for s in ("product", "baseline_fix_only", "bm25")]]
-                    for f, v in result["per_family_mrr"].items()])
+    fam = md_table(["family", *[SHORT[s] for s in systems]],
+                   [[f, *[f"{v[s]:.3f}" for s in systems]] for f, v in result["per_family_mrr"].items()])
     return {"metrics": metrics, "distributions": dist, "families": fam}
 
 
@@ -76,19 +75,19 @@ def retrieval_plots(result: dict, out: Path) -> list[str]:
     names = list(result["systems"])
     metric_keys = [("recall@1", "recall@1"), ("recall@3", "recall@3"), ("mrr", "MRR@10")]
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    width = 0.26
+    width = 0.8 / len(names)
     for i, name in enumerate(names):
         values = [result["systems"][name][k] for k, _ in metric_keys]
-        xs = [j + (i - 1) * width for j in range(len(metric_keys))]
+        xs = [j + (i - (len(names) - 1) / 2) * width for j in range(len(metric_keys))]
         bars = ax.bar(xs, values, width, label=SHORT[name], color=COLORS[name])
         for bar, value in zip(bars, values):
-            ax.text(bar.get_x() + bar.get_width() / 2, value + 0.015, f"{value:.2f}", ha="center", fontsize=8)
+            ax.text(bar.get_x() + bar.get_width() / 2, value + 0.015, f"{value:.2f}", ha="center", fontsize=7)
     ax.set_xticks(range(len(metric_keys)), [label for _, label in metric_keys])
     ax.set_ylim(0, 1.12)
     ax.set_ylabel("share of queries / mean reciprocal rank")
     ax.set_title(f"Retrieval on {result['queries']} queries, {result['records']} records "
                  f"({result['families']} families), MiniLM")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower right", fontsize=7)
     fig.tight_layout()
     paths.append(out / "retrieval_metrics.png")
     fig.savefig(paths[-1])
@@ -109,7 +108,7 @@ def retrieval_plots(result: dict, out: Path) -> list[str]:
     ax.set_xlabel("MiniLM cosine score (symptom query vs. stored record)")
     ax.set_ylabel("density")
     ax.set_title("Score distributions: same-family vs. other-family pairs")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     paths.append(out / "retrieval_scores.png")
     fig.savefig(paths[-1])
@@ -117,18 +116,18 @@ def retrieval_plots(result: dict, out: Path) -> list[str]:
 
     families = list(result["per_family_mrr"])
     if families:
-        fig, ax = plt.subplots(figsize=(7.5, 0.55 * len(families) + 1.6))
-        height = 0.26
+        fig, ax = plt.subplots(figsize=(7.5, 0.7 * len(families) + 1.6))
+        height = 0.8 / len(names)
         for i, name in enumerate(names):
             values = [result["per_family_mrr"][f][name] for f in families]
-            ys = [j + (i - 1) * height for j in range(len(families))]  # (a) on top in each group
+            ys = [j + (i - (len(names) - 1) / 2) * height for j in range(len(families))]  # (a) on top
             ax.barh(ys, values, height, label=SHORT[name], color=COLORS[name])
         ax.set_yticks(range(len(families)), families)
         ax.invert_yaxis()
         ax.set_xlim(0, 1.05)
         ax.set_xlabel("MRR@10 of the family's queries")
         ax.set_title("Per family")
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, frameon=False)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(names), frameon=False)
         fig.tight_layout()
         paths.append(out / "retrieval_families.png")
         fig.savefig(paths[-1])
@@ -156,7 +155,9 @@ the first relevant record (0 beyond rank 10, the most a memory search returns). 
 
 - (a) records stored with `FixMemory.store_fix_memory` (symptom = `symptom_query(parse_failure(output))`,
   as the store node writes it) in an empty `SqliteStore`; queries through `parse_failure` +
-  `symptom_query` + `FixMemory.search_codebase_memory`, as the memory_search node does.
+  `symptom_query` + `FixMemory.search_codebase_memory`, as the memory_search node does: the vector
+  order fused with a BM25 order of the same candidates by reciprocal rank fusion (k = 60).
+- (a′) the same store and queries, vector order only (`FixMemory(hybrid=False)`): what the fusion adds.
 - (b) a `SqliteStore` embedding only the fix description, queried with the raw pytest output.
 - (c) `BM25Retriever` (langchain-community) over the text (a) embeds, queried with (a)'s query.
 
@@ -220,7 +221,7 @@ def sessions_plots(result: dict, out: Path) -> list[str]:
     left.bar(xs, scores, color=[COLORS["related"] if r["retrieved_before_first_edit"] else "#cccccc" for r in rows])
     for r, s in zip(rows, scores):
         label = f"rank {r['session1_rank']}" if r["session1_rank"] else ("stores it" if r["session"] == 1 else "not found")
-        left.text(r["session"], s + 0.02, label, ha="center", fontsize=8)
+        left.text(r["session"], s + 0.02, label, ha="center", fontsize=7)
     left.axhline(result.get("min_score", 0), color="black", linestyle="--", linewidth=1,
                  label=f"minimum score {result.get('min_score', 0):g}")
     left.legend(fontsize=7, loc="upper left")
@@ -307,14 +308,35 @@ Session data (events, reports, workspaces): `{result['data_dir']}`.
 
 # -- perf -----------------------------------------------------------------------------------------------
 
+def hnsw_recall(row: dict) -> str:
+    """A latency row's recall@k of its HNSW search against exact search ("-": the search is exact)."""
+    hnsw = row.get("hnsw")
+    return f"{hnsw['recall_at_' + str(hnsw['k'])]:.3f}" if hnsw else "-"
+
+
+def _hnsw_table(rows: list[dict]) -> str:
+    """The HNSW rows' recall and timings against exact search ("" when no row has them)."""
+    cells = []
+    for r in rows:
+        if h := r.get("hnsw"):
+            cells.append([r["backend"], f"{r['records']:,}", hnsw_recall(r), h["k"],
+                          f"{h['hnsw_search']['p50_ms']:.1f} / {h['hnsw_search']['p95_ms']:.1f}",
+                          f"{h['exact_search']['p50_ms']:.1f} / {h['exact_search']['p95_ms']:.1f}",
+                          "yes" if h["hnsw_index_used"] else "no", h["ef_search"]])
+    header = ["backend", "records", "recall@k vs exact", "k", "HNSW search p50 / p95 (ms)",
+              "exact search p50 / p95 (ms)", "HNSW index used (EXPLAIN)", "hnsw.ef_search"]
+    return md_table(header, cells) if cells else ""
+
+
 def perf_tables(result: dict) -> dict[str, str]:
     lat = md_table(
         ["backend", "records", "embedding p50 / p95 (ms)", "vector search p50 / p95 (ms)",
-         "numpy exact p50 / p95 (ms)", "whole search p50 / p95 (ms)", "top-3 = numpy"],
+         "numpy exact p50 / p95 (ms)", "whole search p50 / p95 (ms)", "top-3 = numpy", "HNSW recall@3 vs exact"],
         [[r["backend"], f"{r['records']:,}", f"{r['embedding']['p50_ms']:.1f} / {r['embedding']['p95_ms']:.1f}",
           f"{r['vector_search']['p50_ms']:.1f} / {r['vector_search']['p95_ms']:.1f}",
           f"{r['numpy_exact']['p50_ms']:.2f} / {r['numpy_exact']['p95_ms']:.2f}",
-          f"{r['end_to_end']['p50_ms']:.1f} / {r['end_to_end']['p95_ms']:.1f}", r["top3_agrees_with_numpy"]]
+          f"{r['end_to_end']['p50_ms']:.1f} / {r['end_to_end']['p95_ms']:.1f}", r["top3_agrees_with_numpy"],
+          hnsw_recall(r)]
          for r in result["latency"]["rows"]])
     s = result["sessions"]["summary"]
     ses = md_table(
@@ -329,7 +351,23 @@ def perf_tables(result: dict) -> dict[str, str]:
         [[f"`astra-memory {c['argv']}`", c["wall"]["n"], f"{c['wall']['p50_ms'] / 1000:.2f}",
           f"{c['wall']['min_ms'] / 1000:.2f} / {c['wall']['max_ms'] / 1000:.2f}", "yes" if c["ok"] else "NO"]
          for c in result["cold_start"]["commands"].values()])
-    return {"latency": lat, "sessions": ses, "cold": cold}
+    return {"latency": lat, "hnsw": _hnsw_table(result["latency"]["rows"]), "sessions": ses, "cold": cold}
+
+
+def _hnsw_section(result: dict, table: str) -> str:
+    if not table:
+        return ""
+    return f"""
+### HNSW recall against exact search
+
+{table}
+
+The same {result['latency']['queries']} queries, at each size, through the store's own search (HNSW, with the
+sessions' `hnsw.ef_search`) and through exact search over the very same stored vectors (the same
+`ORDER BY embedding <=> query` with index scans switched off, so PostgreSQL scans and sorts). Recall@k:
+the share of the exact top k that the HNSW top k also returned. *HNSW index used*: EXPLAIN of the
+store's query (at a few records the planner may prefer a scan, which is then exact).
+"""
 
 
 def perf_plots(result: dict, out: Path) -> list[str]:
@@ -377,7 +415,7 @@ def perf_plots(result: dict, out: Path) -> list[str]:
              label="everything else")
     for i, (w, m) in enumerate(zip(walls, ("sqlite", "memory"))):
         left.text(i, w, f"{w:.2f} s\n(checkpointer calls {s[m]['checkpointer_mean_ms']:.0f} ms)",
-                  ha="center", va="bottom", fontsize=8)
+                  ha="center", va="bottom", fontsize=7)
     left.set_ylabel("session wall time p50 (s)")
     left.set_title(f"One session of {result['sessions']['scenario']}")
     left.set_ylim(0, max(walls) * 1.5)
@@ -424,8 +462,10 @@ it has not seen. *Vector search*:
 `store.search(limit=3)` with the query vector precomputed (SQL scoring, sort, value decoding).
 *numpy exact*: `vectors @ q` + top-3 over the same vectors, BLAS limited to one thread like the SQLite
 query. *Whole search*:
-`FixMemory.search_codebase_memory` with a new query text (embedding included).
-
+`FixMemory.search_codebase_memory` with a new query text (embedding included). *HNSW recall@3 vs exact*:
+only for a backend whose search is approximate (PostgreSQL's pgvector HNSW; SQLite's search is exact,
+see *top-3 = numpy*).
+{_hnsw_section(result, tables['hnsw'])}
 ![latency](perf_latency.png)
 
 ## Cost of durability, and time inside the tests

@@ -5,7 +5,10 @@ Three systems are measured on the same cases in the same run, all on the package
 (a) **product**: every record enters an empty ``SqliteStore`` through ``FixMemory.store_fix_memory``
     with the symptom a session would store (``symptom_query(parse_failure(failure))``, what the
     ``store`` node writes); every query's failure text goes through the same ``parse_failure`` +
-    ``symptom_query`` and ``FixMemory.search_codebase_memory`` the ``memory_search`` node uses.
+    ``symptom_query`` and ``FixMemory.search_codebase_memory`` the ``memory_search`` node uses:
+    the vector order fused with BM25 over the candidates (``astra_memory/stores/hybrid.py``).
+(a′) **ablation**: the same store and queries, vector order alone (``FixMemory(hybrid=False)``),
+    so the table shows what the fusion adds.
 (b) **origin-story baseline**: embed only the fix description, query with the raw failure text
     (the whole pytest output), searched through a ``SqliteStore`` of the same kind.
 (c) **BM25**: langchain-community's ``BM25Retriever`` over exactly the text the product embeds
@@ -20,7 +23,6 @@ measures MiniLM scores of related (relevant) and unrelated query/record pairs: t
 
 from __future__ import annotations
 
-import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,16 +30,17 @@ from typing import Any
 
 from astra_memory.bench.cases import CaseSet, QueryCase, load_cases
 from astra_memory.bench.common import machine_info, percentile, stopwatch
+from astra_memory.stores.hybrid import tokenize
 
 SEARCH_TOP_K = 10  # the most FixMemory.search_codebase_memory returns; MRR is MRR@10
 SESSION_TOP_K = 3  # what a session's mandatory memory search asks for (Context.memory_top_k)
-SYSTEMS = ("product", "baseline_fix_only", "bm25")
+SYSTEMS = ("product", "product_vector_only", "baseline_fix_only", "bm25")
 SYSTEM_LABELS = {
-    "product": "(a) product: symptom query → symptom + fix record",
+    "product": "(a) product: symptom query → symptom + fix record, vector + BM25 fused (RRF)",
+    "product_vector_only": "(a′) ablation: the product's store and query, vector order only",
     "baseline_fix_only": "(b) origin-story baseline: raw failure → fix description only",
     "bm25": "(c) BM25 (langchain-community) over the product's record text",
 }
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 @dataclass
@@ -71,12 +74,6 @@ def metrics(rankings: dict[str, Ranked], queries: list[QueryCase]) -> dict[str, 
             "all_relevant_in_top3": round(strict3 / n, 4), "queries": n}
 
 
-def tokenize(text: str) -> list[str]:
-    """BM25's tokens: lower-cased alphanumeric runs (a fair tokenizer; whitespace split would
-    keep punctuation glued to words and handicap the baseline)."""
-    return _WORD.findall(text.lower())
-
-
 def distribution(values: list[float]) -> dict[str, float]:
     if not values:
         return {"n": 0}
@@ -86,17 +83,23 @@ def distribution(values: list[float]) -> dict[str, float]:
             "max": round(max(values), 4), "mean": round(sum(values) / len(values), 4)}
 
 
-def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict[str, Ranked], dict, dict]:
-    """(a): the session's own store and search path. Returns rankings, embedded texts, queries."""
+def _ranked(hits, exclude: list[str]) -> Ranked:
+    kept = [h for h in hits if h.record.session_id not in exclude]
+    return Ranked([h.record.session_id for h in kept], [h.score for h in kept])
+
+
+def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict, dict, dict]:
+    """(a) and (a′): the session's own store and search path. Returns rankings per system, the
+    embedded texts and the symptom queries."""
     from astra_memory.stores.memory import FixMemory
     from astra_memory.stores.sqlite import open_sqlite_store
     from astra_memory.symptoms import parse_failure, symptom_query
 
-    rankings: dict[str, Ranked] = {}
+    rankings: dict[str, dict[str, Ranked]] = {"product": {}, "product_vector_only": {}}
     texts: dict[str, str] = {}
     symptom_queries: dict[str, str] = {}
     with open_sqlite_store(workdir / "product.sqlite", embeddings) as store:
-        memory = FixMemory(store)
+        memory, vector_only = FixMemory(store), FixMemory(store, hybrid=False)
         for rec in cases.records:
             stored = memory.store_fix_memory(
                 fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
@@ -105,11 +108,10 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple
             texts[rec.id] = stored.embed_text
             progress.advance(task)
         for q in cases.queries:
-            query = symptom_query(parse_failure(q.failure))
-            symptom_queries[q.id] = query
-            hits = memory.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
-            kept = [h for h in hits if h.record.session_id not in q.exclude]
-            rankings[q.id] = Ranked([h.record.session_id for h in kept], [h.score for h in kept])
+            query = symptom_queries[q.id] = symptom_query(parse_failure(q.failure))
+            for name, service in (("product", memory), ("product_vector_only", vector_only)):
+                hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
+                rankings[name][q.id] = _ranked(hits, q.exclude)
             progress.advance(task)
     return rankings, texts, symptom_queries
 
@@ -222,7 +224,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         timings["model_load_s"] = round(t[0], 3)
         task = progress.add_task("(a) product: store + search", total=n)
         with stopwatch() as t:
-            product, texts, symptom_queries = _product(cases, embeddings, workdir, progress, task)
+            ours, texts, symptom_queries = _product(cases, embeddings, workdir, progress, task)
         timings["product_s"] = round(t[0], 3)
         task = progress.add_task("(b) baseline: fix only", total=n)
         with stopwatch() as t:
@@ -236,7 +238,8 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         pairs = _pair_scores(cases, embeddings, texts, symptom_queries)
         progress.advance(task)
 
-    systems = {"product": product, "baseline_fix_only": baseline, "bm25": bm25}
+    systems = {**ours, "baseline_fix_only": baseline, "bm25": bm25}
+    product = ours["product"]
     results = {name: metrics(rankings, cases.queries) for name, rankings in systems.items()}
 
     # What the default minimum score would hide from a session's top-3 search.

@@ -1,0 +1,1 @@
+"""pedalpool: rentals and maintenance for a city bike-share fleet."""

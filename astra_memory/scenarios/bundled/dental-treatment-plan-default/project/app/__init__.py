@@ -1,0 +1,1 @@
+"""molarly: charting and treatment planning for a small dental practice."""

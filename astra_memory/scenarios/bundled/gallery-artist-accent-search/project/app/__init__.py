@@ -1,0 +1,1 @@
+"""canvasdex: catalogue and visitor search of a small art gallery."""

@@ -1,0 +1,1 @@
+"""lendwell: loans, returns and late fees for a public lending library."""

@@ -1,0 +1,1 @@
+"""moorline: berth, shore power and fuel charges of a small marina."""

@@ -1,0 +1,1 @@
+"""castrail: serves the episode feed of a podcast network."""

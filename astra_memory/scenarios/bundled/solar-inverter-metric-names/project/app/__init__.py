@@ -1,0 +1,1 @@
+"""sunflux: collects telemetry from the inverters of rooftop solar arrays."""
