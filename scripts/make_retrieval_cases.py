@@ -80,7 +80,7 @@ def main() -> int:
         lines.append({
             "type": "query", "id": f"q-{sc.name}", "project": sc.project, "family": sc.family, "scenario": sc.name,
             "failure": stable(s.before.output), "error_type": parse_failure(s.before.output).error_type,
-            "relevant": relevant, "exclude": [record_id(sc.name)],
+            "relevant": relevant, "exclude": [record_id(sc.name)], "cohort": sc.cohort,
         })
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")

@@ -34,6 +34,7 @@ def test_shipped_cases_are_built_from_the_corpus():
     for q in cases.queries:
         siblings = {f"r-{n}" for n in family_of[q.family] if n != q.scenario}
         assert set(q.relevant) == siblings and q.exclude == [f"r-{q.scenario}"]
+        assert q.cohort == scenarios[q.scenario].cohort
 
 
 def test_metrics_on_a_known_ranking():
@@ -111,6 +112,9 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
     assert a["mrr"] > v["mrr"] and a["recall@3"] > v["recall@3"]
     # The default minimum score is what the calibration rule gives on these measurements, and it
     # hides none of the relevant hits a session's top-3 search returns.
+    cohorts = report["per_cohort"]  # the same rankings, split by when each scenario was written
+    assert set(cohorts) == {"design", "held-out"}
+    assert sum(c["product"]["queries"] for c in cohorts.values()) == report["queries"]
     assert report["calibration"]["suggested"]["threshold"] == DEFAULT_MIN_SCORE
     assert report["calibration"]["related_below_default"] == 0
     assert report["threshold"]["hidden_by_default_min_score"] == 0

@@ -11,7 +11,8 @@ Optional fields this package adds and reads when present: ``family`` and ``scena
 case came from, for the calibration figures), ``diff`` on records (stored like a session stores
 it), and ``exclude`` on queries: records the query must not be ranked against. The shipped file
 uses ``exclude`` for a query's own scenario: that scenario's fix is what the query's session is
-about to find, so it cannot be in memory yet (leave-one-out).
+about to find, so it cannot be in memory yet (leave-one-out); and ``cohort`` on queries (the
+scenario's ``cohort``: ``design`` or ``held-out``), by which the bench also splits its metrics.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class QueryCase:
     family: str = ""
     scenario: str = ""
     exclude: list[str] = field(default_factory=list)
+    cohort: str = ""  # e.g. "design" / "held-out": metrics are also reported per cohort
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ def load_cases(path: str | Path) -> CaseSet:
                 id=str(data["id"]), project=str(data.get("project", "")), failure=data["failure"],
                 error_type=str(data.get("error_type", "")), relevant=[str(r) for r in data["relevant"]],
                 family=str(data.get("family", "")), scenario=str(data.get("scenario", "")),
-                exclude=[str(r) for r in data.get("exclude", [])]))
+                exclude=[str(r) for r in data.get("exclude", [])], cohort=str(data.get("cohort", ""))))
         else:
             raise CaseFileError(f"{where}: type must be 'record' or 'query', got {kind!r}")
     ids = [r.id for r in records]

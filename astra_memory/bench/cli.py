@@ -65,7 +65,7 @@ def retrieval(
     """Recall@1/@3 and MRR: the product against the fix-only baseline and BM25; score calibration."""
     from astra_memory.bench.cases import SHIPPED_CASES
     from astra_memory.bench.common import make_progress, results_dir
-    from astra_memory.bench.report import SHORT, write_retrieval
+    from astra_memory.bench.report import SHORT, cohort_cell, write_retrieval
     from astra_memory.bench.retrieval import run_retrieval
 
     try:
@@ -78,6 +78,10 @@ def retrieval(
                   title=f"Retrieval: {result['queries']} queries, {result['records']} records, MiniLM")
     for name, m in result["systems"].items():
         table.add_row(SHORT[name], f"{m['recall@1']:.3f}", f"{m['recall@3']:.3f}", f"{m['mrr']:.3f}")
+    cohorts = Table("system", *(f"{c} ({next(iter(by.values()))['queries']})" for c, by in result["per_cohort"].items()),
+                    title="Per cohort: recall@1 / recall@3 / MRR")
+    for name in result["systems"]:
+        cohorts.add_row(SHORT[name], *(cohort_cell(by[name]) for by in result["per_cohort"].values()))
     cal = result["calibration"]
     scores = Table("pairs", "n", "min", "p5", "median", "p95", "max",
                    title=f"MiniLM scores (DEFAULT_MIN_SCORE {cal['default_min_score']:g}, "
@@ -87,7 +91,7 @@ def retrieval(
         d = cal[key]
         if d.get("n"):
             scores.add_row(key, str(d["n"]), *(f"{d[k]:.3f}" for k in ("min", "p05", "p50", "p95", "max")))
-    _emit(result, written, as_json, [table, scores])
+    _emit(result, written, as_json, [table, *([cohorts] if result["per_cohort"] else []), scores])
 
 
 @bench_app.command()

@@ -66,7 +66,14 @@ def retrieval_tables(result: dict) -> dict[str, str]:
     dist = md_table(["pairs", "n", "min", "p5", "p25", "median", "p75", "p95", "max"], dist_rows)
     fam = md_table(["family", *[SHORT[s] for s in systems]],
                    [[f, *[f"{v[s]:.3f}" for s in systems]] for f, v in result["per_family_mrr"].items()])
-    return {"metrics": metrics, "distributions": dist, "families": fam}
+    cohorts = md_table(["queries", *[SHORT[s] for s in systems]],
+                       [[f"{cohort} ({next(iter(by.values()))['queries']}): recall@1 / recall@3 / MRR",
+                         *[cohort_cell(by[s]) for s in systems]] for cohort, by in result.get("per_cohort", {}).items()])
+    return {"metrics": metrics, "distributions": dist, "families": fam, "cohorts": cohorts}
+
+
+def cohort_cell(m: dict) -> str:
+    return f"{m['recall@1']:.3f} / {m['recall@3']:.3f} / {m['mrr']:.3f}"
 
 
 def retrieval_plots(result: dict, out: Path) -> list[str]:
@@ -179,6 +186,14 @@ Related pairs below the current default: {cal['related_below_default']}; unrelat
 ![metrics](retrieval_metrics.png)
 
 ![scores](retrieval_scores.png)
+
+## Per cohort
+
+Scenarios of the `design` cohort existed while the retrieval was being designed; `held-out` ones
+were written afterwards, without looking at retrieval results (scenario.toml `cohort`). Same run,
+same memory: only the queries are split.
+
+{tables['cohorts']}
 
 ## Per family (MRR@10)
 

@@ -254,11 +254,14 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
     for q in cases.queries:
         relevant = set(q.relevant)
         per_query.append({
-            "id": q.id, "family": q.family, "project": q.project, "relevant": q.relevant,
+            "id": q.id, "family": q.family, "cohort": q.cohort, "project": q.project, "relevant": q.relevant,
             "symptom_query": symptom_queries[q.id],
             **{f"{name}_rank": systems[name][q.id].first_relevant_rank(relevant) for name in SYSTEMS},
             "product_hits": [{"id": rid, "score": round(s, 4)} for rid, s in zip(product[q.id].ids, product[q.id].scores)],
         })
+    per_cohort = {cohort: {name: metrics({q.id: systems[name][q.id] for q in cq}, cq) for name in SYSTEMS}
+                  for cohort in sorted({q.cohort for q in cases.queries if q.cohort})
+                  for cq in [[q for q in cases.queries if q.cohort == cohort]]}
     per_family: dict[str, dict[str, float]] = {}
     for family in sorted({q.family for q in cases.queries if q.family}):
         fq = [q for q in cases.queries if q.family == family]
@@ -287,6 +290,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                       "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
         "calibration": calibration,
         "per_family_mrr": per_family,
+        "per_cohort": per_cohort,
         "per_query": per_query,
         "timings": timings,
         "machine": machine_info(),

@@ -18,6 +18,9 @@ _IGNORED = shutil.ignore_patterns("__pycache__", ".pytest_cache", "*.pyc")
 # Bundled projects need no pytest plugins; not loading the ones installed beside us (langsmith's,
 # anyio's) makes each test run about 2 s faster. A scenario's own [env] table overrides this.
 DEFAULT_SCENARIO_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+# When a scenario joined the corpus, for the retrieval bench: "design" scenarios existed while the
+# retrieval was being designed; "held-out" ones were written afterwards without looking at results.
+COHORTS = ("design", "held-out")
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Scenario:
     solution: list[dict[str, Any]] = field(default_factory=list)
     protected: tuple[str, ...] = ("tests",)
     env: dict[str, str] = field(default_factory=dict)
+    cohort: str = "design"
 
     @property
     def template(self) -> Path:
@@ -65,6 +69,9 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     tests_dir = project / "tests"
     if not tests_dir.is_dir() or not any(tests_dir.rglob("test*.py")):
         raise ScenarioError(f"scenario {data['name']!r} has no tests: expected test files under {tests_dir}")
+    cohort = data.get("cohort", "design")
+    if cohort not in COHORTS:
+        raise ScenarioError(f"{toml_path}: cohort must be one of {', '.join(COHORTS)}, got {cohort!r}")
     solution = data.get("solution") or []
     for number, step in enumerate(solution, start=1):
         if not isinstance(step, dict) or "tool" not in step:
@@ -75,6 +82,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
         root=root, solution=[{"tool": s["tool"], "args": dict(s.get("args", {}))} for s in solution],
         protected=tuple(data.get("protected", ["tests"])),
         env={k: str(v) for k, v in data.get("env", DEFAULT_SCENARIO_ENV).items()},
+        cohort=cohort,
     )
 
 
