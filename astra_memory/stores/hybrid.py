@@ -20,8 +20,10 @@ import re
 from collections.abc import Sequence
 
 RRF_K = 60  # the constant of the RRF paper, used as published
-# Candidates the vector search hands to fusion. pgvector's HNSW scan returns at most
-# hnsw.ef_search rows (default 40); a larger pool would mean different pools on the two backends.
+# Candidates the vector search hands to fusion: bounded work per search (40 record texts through
+# BM25, 40 rows read), and within one HNSW scan of the team backend (ef_search=100, see
+# stores/postgres.py). Not fitted: the shipped retrieval cases have 34 records, so any pool of 34
+# or more ranks them identically.
 CANDIDATE_POOL = 40
 _WORD = re.compile(r"[a-z0-9]+")
 
