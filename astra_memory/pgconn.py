@@ -27,6 +27,11 @@ SCHEMES = ("postgresql://", "postgres://")
 SETUP_LOCK_KEY = 0x6173747261  # "astra": one advisory lock for every astra process on a database
 SETUP_LOCK_WAIT_S = 120.0
 CONNECT_TIMEOUT_S = 10
+# Retried connection failures: no answer from the server (refused, reset, timed out), or the
+# server's "cannot connect now" (the database system is starting up / shutting down / in
+# recovery). A failed connect carries no SQLSTATE in psycopg, so the server's answer is told
+# apart by libpq's "FATAL:" prefix. Waits 0.25 + 0.5 + 1 + 2 s in all.
+CONNECT_RETRY_DELAYS_S = (0.25, 0.5, 1.0, 2.0)
 POOL_OPEN_TIMEOUT_S = 30.0
 
 
@@ -79,15 +84,30 @@ def connection_kwargs() -> dict[str, Any]:
     return {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
 
 
+def _transient(exc: BaseException) -> bool:
+    text = str(exc)
+    return "FATAL:" not in text or "the database system is" in text
+
+
 def connect(url: str, setting: str):
-    """One direct connection (used for set-up); an unreachable server is a ConfigurationError."""
+    """One direct connection (used for set-up); an unreachable server is a ConfigurationError.
+
+    A failure the server did not answer (refused, reset, timed out) or answered with "cannot
+    connect now" (starting up, shutting down, recovering) is retried a few times with backoff, as
+    the pool does for its own connections; an answer such as a wrong password or a missing
+    database is reported at once.
+    """
     psycopg = _psycopg(setting)
-    try:
-        return psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, **connection_kwargs())
-    except psycopg.Error as exc:
-        raise ConfigurationError(
-            f"cannot connect to PostgreSQL at {redact_url(url)} (set by {setting}): {_first_line(exc)}"
-        ) from None
+    for attempt, delay in enumerate((*CONNECT_RETRY_DELAYS_S, None), start=1):
+        try:
+            return psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, **connection_kwargs())
+        except psycopg.Error as exc:
+            if delay is None or not _transient(exc):
+                tries = f" (after {attempt} attempts)" if attempt > 1 else ""
+                raise ConfigurationError(
+                    f"cannot connect to PostgreSQL at {redact_url(url)} (set by {setting}){tries}: {_first_line(exc)}"
+                ) from None
+        time.sleep(delay)
 
 
 @contextmanager

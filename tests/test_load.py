@@ -46,28 +46,35 @@ def test_one_process_runs_eight_threads_of_the_compiled_graph(agent, settings):
     assert sorted(f["stored_memory_id"] for f in finals) == sorted(r.memory_id for r in agent.memory.iter_records())
 
 
-def _open_at_barrier(path: str, barrier) -> str:
+def _open_at_barrier(folder: str, barrier) -> str:
+    from astra_memory.checkpoints import open_checkpointer
+    from astra_memory.models.cost import SqliteCostLedger
     from astra_memory.stores.embeddings import HashEmbeddings
     from astra_memory.stores.sqlite import open_sqlite_store
 
-    barrier.wait()  # every process reaches set-up of the same fresh file at once
+    barrier.wait()  # every process reaches the open of the same fresh files at once
     try:
-        with open_sqlite_store(path, HashEmbeddings()) as store:
+        with open_sqlite_store(f"{folder}/memory.sqlite", HashEmbeddings()) as store:
             store.put(("probe",), "k", {"embed_text": "x"}, index=False)
+        with open_checkpointer(f"{folder}/checkpoints.sqlite") as saver:
+            saver.setup()
+        SqliteCostLedger(f"{folder}/ledger.sqlite").close()
         return "ok"
     except Exception as exc:  # reported to the parent, not raised in the worker
         return f"{type(exc).__name__}: {exc}"
 
 
 @pytest.mark.slow
-def test_processes_setting_up_one_fresh_memory_file_at_once_all_succeed(tmp_path):
-    # SqliteStore.setup() reads the migration version and then applies migrations in separate
-    # statements: two processes on a fresh file both apply migration 0 and one fails on the
-    # UNIQUE version row (seen in CI). open_sqlite_store serializes set-up with a file lock.
+def test_processes_opening_fresh_sqlite_files_at_once_all_succeed(tmp_path):
+    # Seen in CI with 8 processes on fresh files: SqliteStore.setup() applying migration 0 twice
+    # (UNIQUE constraint failed: vector_migrations.v), and the switch to WAL failing at once with
+    # "database is locked". Memory, checkpoints and ledger now open under a set-up file lock
+    # (astra_memory/setup_lock.py).
     ctx = multiprocessing.get_context("spawn")
     with ctx.Manager() as manager, ctx.Pool(SESSIONS) as pool:
         for round_ in range(4):  # without the lock, most rounds fail on this machine
             barrier = manager.Barrier(SESSIONS)
-            path = str(tmp_path / f"memory-{round_}.sqlite")
-            results = pool.starmap(_open_at_barrier, [(path, barrier)] * SESSIONS)
+            folder = tmp_path / f"round-{round_}"
+            folder.mkdir()
+            results = pool.starmap(_open_at_barrier, [(str(folder), barrier)] * SESSIONS)
             assert results == ["ok"] * SESSIONS, (round_, results)

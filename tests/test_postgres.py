@@ -80,18 +80,21 @@ def test_setup_runs_once_however_many_agents_start_at_once(pg_settings):
 
 
 def test_bad_url_or_unreachable_server_names_the_setting(monkeypatch, pg_server):
+    # No server answering is retried (refused, reset: it may be restarting); an answer is final.
     cases = [
-        ("mysql://u:hunter22@db/x", "must start with postgresql://"),
-        ("postgresql://u:hunter22@/astra?host=/nonexistent-socket-dir", "cannot connect to PostgreSQL"),
-        (pg_server.database_url("no_such_database"), "does not exist"),
+        ("mysql://u:hunter22@db/x", "must start with postgresql://", None),
+        ("postgresql://u:hunter22@/astra?host=/nonexistent-socket-dir", "cannot connect to PostgreSQL", True),
+        (pg_server.database_url("no_such_database"), "does not exist", False),
     ]
-    for url, expected in cases:
+    for url, expected, retried in cases:
         monkeypatch.setenv("ASTRA_DATABASE_URL", url)
         with pytest.raises(ConfigurationError) as info:
             with open_memory():
                 pass
         message = str(info.value)
         assert expected in message and "ASTRA_DATABASE_URL" in message and "hunter22" not in message
+        if retried is not None:
+            assert ("(after 5 attempts)" in message) is retried, message
 
 
 def test_cli_database_url_option_names_the_setting_on_error():

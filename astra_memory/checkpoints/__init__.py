@@ -10,6 +10,7 @@ from pathlib import Path
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from astra_memory.errors import ConfigurationError
+from astra_memory.setup_lock import setup_lock
 
 BUSY_TIMEOUT_S = 30.0
 
@@ -21,9 +22,10 @@ def open_checkpointer(path: str | Path) -> Iterator[SqliteSaver]:
     conn = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
     try:
         try:
-            conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            saver = SqliteSaver(conn)
-            saver.setup()
+            with setup_lock(path):  # SqliteSaver.setup() switches a fresh file to WAL
+                conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                saver = SqliteSaver(conn)
+                saver.setup()
         except sqlite3.DatabaseError as exc:
             raise ConfigurationError(f"{path} is not a usable checkpoint file: {exc}") from None
         yield saver

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from astra_memory.errors import AgentLimitError, ConfigurationError
+from astra_memory.setup_lock import setup_lock
 
 BUSY_TIMEOUT_S = 30.0
 LEDGER_FILE = "ledger.sqlite"
@@ -290,16 +291,17 @@ class SqliteCostLedger:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
-            self._conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
-                                         check_same_thread=False)
-            self._conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
-            with self._transaction():  # executescript() would commit on its own: one statement at a time
-                for statement in filter(str.strip, _SCHEMA.split(";")):
-                    self._conn.execute(statement)
-                self._conn.execute("INSERT OR IGNORE INTO ledger_meta (key, value) VALUES ('schema_version', ?)",
-                                   (SCHEMA_VERSION,))
+            with setup_lock(self.path):  # a fresh file's switch to WAL, one process at a time
+                self._conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
+                                             check_same_thread=False)
+                self._conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=FULL")
+                with self._transaction():  # executescript() would commit on its own: one statement at a time
+                    for statement in filter(str.strip, _SCHEMA.split(";")):
+                        self._conn.execute(statement)
+                    self._conn.execute("INSERT OR IGNORE INTO ledger_meta (key, value) VALUES ('schema_version', ?)",
+                                       (SCHEMA_VERSION,))
         except sqlite3.DatabaseError as exc:
             raise ConfigurationError(f"{self.path} is not a usable cost ledger: {exc}") from None
 

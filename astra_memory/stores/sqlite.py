@@ -13,11 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 from langgraph.store.sqlite import SqliteStore
 
 from astra_memory.errors import ConfigurationError
+from astra_memory.setup_lock import setup_lock
 from astra_memory.stores.embeddings import DIMS
 
 BUSY_TIMEOUT_S = 30.0
@@ -68,23 +68,19 @@ def connect(path: str | Path):
 def open_sqlite_store(path: str | Path, embeddings: Embeddings) -> Iterator[SqliteStore]:
     """A set-up SqliteStore on ``path`` with semantic search over the embedded field."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = connect(path)
-    try:
-        store = SqliteStore(conn, index=index_config(embeddings))
-        # SqliteStore.setup() reads the migration version, then applies each migration in its own
-        # statements: processes setting up one fresh file at once would apply a migration twice
-        # (UNIQUE constraint failed: vector_migrations.v). One process at a time, across processes.
+    with setup_lock(path):  # a fresh file: WAL switch and migrations, one process at a time
+        conn = connect(path)
         try:
-            with FileLock(f"{path}.setup-lock", timeout=BUSY_TIMEOUT_S):
-                store.setup()
-                purge_orphan_vectors(store)
-        except Timeout:
-            raise ConfigurationError(f"{path}: another process held the memory set-up lock "
-                                     f"({path}.setup-lock) for {BUSY_TIMEOUT_S:.0f} s") from None
+            store = SqliteStore(conn, index=index_config(embeddings))
+            store.setup()
+            purge_orphan_vectors(store)
         except ConfigurationError:
+            conn.close()
             raise
         except Exception as exc:
+            conn.close()
             raise ConfigurationError(f"{path} could not be set up as a memory store: {exc}") from None
+    try:
         yield store
     finally:
         conn.close()
