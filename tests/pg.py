@@ -47,6 +47,11 @@ class PgServer:
         self.execute(f'CREATE SCHEMA "{name}"', database=SHARED_DATABASE)
         return self.database_url(SHARED_DATABASE) + "&options=" + quote(f"-c search_path={name},public")
 
+    def log_tail(self, chars: int = 3000) -> str:
+        """The end of the server's log, for failure messages (the data dir is deleted at the end)."""
+        log = self.pgdata / "log"
+        return log.read_text(errors="replace")[-chars:] if log.is_file() else "(no server log)"
+
     def stop(self) -> None:
         self.handle.cleanup()
 

@@ -38,7 +38,7 @@ print(json.dumps(out))
 
 
 @pytest.mark.slow
-def test_sixteen_processes_share_one_postgres_memory_and_checkpoints(pg_url, isolated_home):
+def test_sixteen_processes_share_one_postgres_memory_and_checkpoints(pg_server, pg_url, isolated_home):
     env = cli_env(ASTRA_DATABASE_URL=pg_url, ASTRA_EMBEDDINGS="hash", ASTRA_DATABASE_POOL_SIZE="2")
     threads = [f"pg-load-{i:02d}" for i in range(WORKERS)]
     started = time.monotonic()
@@ -50,14 +50,15 @@ def test_sixteen_processes_share_one_postgres_memory_and_checkpoints(pg_url, iso
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE))
     outputs = [p.communicate(timeout=300) for p in procs]
     codes = [p.returncode for p in procs]
-    assert codes == [0] * (WORKERS - CRASHED) + [-signal.SIGKILL] * CRASHED, [e[-1500:] for _, e in outputs]
+    assert codes == [0] * (WORKERS - CRASHED) + [-signal.SIGKILL] * CRASHED, (
+        [e[-1500:] for _, e in outputs], pg_server.log_tail())
     for out, _ in outputs[:WORKERS - CRASHED]:
         assert json.loads(out)["status"] == "fixed"
 
     crashed = threads[WORKERS - CRASHED:]
     resumer = subprocess.run([sys.executable, "-c", RESUMER, *crashed], cwd=ROOT, env=env, text=True,
                              capture_output=True, timeout=300)
-    assert resumer.returncode == 0, resumer.stderr[-3000:]
+    assert resumer.returncode == 0, (resumer.stderr[-3000:], pg_server.log_tail())
     resumed = json.loads(resumer.stdout)
     assert all(resumed[t]["status"] == "fixed" and resumed[t]["ran"] for t in crashed), resumed
     elapsed = time.monotonic() - started
