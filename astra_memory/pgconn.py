@@ -27,10 +27,11 @@ SCHEMES = ("postgresql://", "postgres://")
 SETUP_LOCK_KEY = 0x6173747261  # "astra": one advisory lock for every astra process on a database
 SETUP_LOCK_WAIT_S = 120.0
 CONNECT_TIMEOUT_S = 10
-# Retried connection failures: no answer from the server (refused, reset, timed out), or the
-# server's "cannot connect now" (the database system is starting up / shutting down / in
-# recovery). A failed connect carries no SQLSTATE in psycopg, so the server's answer is told
-# apart by libpq's "FATAL:" prefix. Waits 0.25 + 0.5 + 1 + 2 s in all.
+# Retried connection failures: no answer from the server (refused, reset), or the server's
+# "cannot connect now" (the database system is starting up / shutting down / in recovery). A
+# failed connect carries no SQLSTATE in psycopg, so the server's answer is told apart by libpq's
+# "FATAL:" prefix. Not retried: a timeout (it already waited CONNECT_TIMEOUT_S). Waits 0.25 +
+# 0.5 + 1 + 2 s in all.
 CONNECT_RETRY_DELAYS_S = (0.25, 0.5, 1.0, 2.0)
 POOL_OPEN_TIMEOUT_S = 30.0
 
@@ -86,13 +87,15 @@ def connection_kwargs() -> dict[str, Any]:
 
 def _transient(exc: BaseException) -> bool:
     text = str(exc)
+    if "timeout expired" in text:
+        return False
     return "FATAL:" not in text or "the database system is" in text
 
 
 def connect(url: str, setting: str):
     """One direct connection (used for set-up); an unreachable server is a ConfigurationError.
 
-    A failure the server did not answer (refused, reset, timed out) or answered with "cannot
+    A failure the server did not answer (refused, reset) or answered with "cannot
     connect now" (starting up, shutting down, recovering) is retried a few times with backoff, as
     the pool does for its own connections; an answer such as a wrong password or a missing
     database is reported at once.
