@@ -65,7 +65,7 @@ def retrieval(
     """Recall@1/@3 and MRR: the product against the fix-only baseline and BM25; score calibration."""
     from astra_memory.bench.cases import SHIPPED_CASES
     from astra_memory.bench.common import make_progress, results_dir
-    from astra_memory.bench.report import SHORT, cohort_cell, write_retrieval
+    from astra_memory.bench.report import SHORT, cohort_cell, cohort_label, write_retrieval
     from astra_memory.bench.retrieval import run_retrieval
 
     try:
@@ -78,7 +78,7 @@ def retrieval(
                   title=f"Retrieval: {result['queries']} queries, {result['records']} records, MiniLM")
     for name, m in result["systems"].items():
         table.add_row(SHORT[name], f"{m['recall@1']:.3f}", f"{m['recall@3']:.3f}", f"{m['mrr']:.3f}")
-    cohorts = Table("system", *(f"{c} ({next(iter(by.values()))['queries']})" for c, by in result["per_cohort"].items()),
+    cohorts = Table("system", *(cohort_label(c, by) for c, by in result["per_cohort"].items()),
                     title="Per cohort: recall@1 / recall@3 / MRR")
     for name in result["systems"]:
         cohorts.add_row(SHORT[name], *(cohort_cell(by[name]) for by in result["per_cohort"].values()))

@@ -67,9 +67,14 @@ def retrieval_tables(result: dict) -> dict[str, str]:
     fam = md_table(["family", *[SHORT[s] for s in systems]],
                    [[f, *[f"{v[s]:.3f}" for s in systems]] for f, v in result["per_family_mrr"].items()])
     cohorts = md_table(["queries", *[SHORT[s] for s in systems]],
-                       [[f"{cohort} ({next(iter(by.values()))['queries']}): recall@1 / recall@3 / MRR",
+                       [[f"{cohort_label(cohort, by)}: recall@1 / recall@3 / MRR",
                          *[cohort_cell(by[s]) for s in systems]] for cohort, by in result.get("per_cohort", {}).items()])
     return {"metrics": metrics, "distributions": dist, "families": fam, "cohorts": cohorts}
+
+
+def cohort_label(cohort: str, by_system: dict) -> str:
+    """"held-out (8)": the cohort and its number of queries (the same for every system)."""
+    return f"{cohort} ({by_system['product']['queries']})"
 
 
 def cohort_cell(m: dict) -> str:

@@ -259,9 +259,10 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
             **{f"{name}_rank": systems[name][q.id].first_relevant_rank(relevant) for name in SYSTEMS},
             "product_hits": [{"id": rid, "score": round(s, 4)} for rid, s in zip(product[q.id].ids, product[q.id].scores)],
         })
-    per_cohort = {cohort: {name: metrics({q.id: systems[name][q.id] for q in cq}, cq) for name in SYSTEMS}
-                  for cohort in sorted({q.cohort for q in cases.queries if q.cohort})
-                  for cq in [[q for q in cases.queries if q.cohort == cohort]]}
+    per_cohort: dict[str, dict[str, dict[str, float]]] = {}
+    for cohort in sorted({q.cohort for q in cases.queries if q.cohort}):
+        cq = [q for q in cases.queries if q.cohort == cohort]
+        per_cohort[cohort] = {name: metrics({q.id: systems[name][q.id] for q in cq}, cq) for name in SYSTEMS}
     per_family: dict[str, dict[str, float]] = {}
     for family in sorted({q.family for q in cases.queries if q.family}):
         fq = [q for q in cases.queries if q.family == family]

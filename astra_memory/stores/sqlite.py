@@ -74,11 +74,10 @@ def open_sqlite_store(path: str | Path, embeddings: Embeddings) -> Iterator[Sqli
             store = SqliteStore(conn, index=index_config(embeddings))
             store.setup()
             purge_orphan_vectors(store)
-        except ConfigurationError:
-            conn.close()
-            raise
         except Exception as exc:
             conn.close()
+            if isinstance(exc, ConfigurationError):
+                raise
             raise ConfigurationError(f"{path} could not be set up as a memory store: {exc}") from None
     try:
         yield store
