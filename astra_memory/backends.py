@@ -21,9 +21,16 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore
 
+from astra_memory import pgconn
+from astra_memory.checkpoints import open_checkpointer
+from astra_memory.checkpoints import postgres as pg_checkpoints
+from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
+from astra_memory.costs.ledger_postgres import PostgresCostLedger, setup_ledger
 from astra_memory.errors import ConfigurationError
 from astra_memory.pgconn import is_postgres_url, redact_url
 from astra_memory.settings import Settings
+from astra_memory.stores import postgres as pg_store
+from astra_memory.stores.sqlite import open_sqlite_store
 
 DATABASE_URL_SETTING = "ASTRA_DATABASE_URL"
 
@@ -47,8 +54,6 @@ def open_backend(settings: Settings, embeddings: Embeddings, *, checkpointer: bo
                             checkpointer=checkpointer, pool_size=settings.database_pool_size) as backend:
             yield backend
         return
-    from astra_memory.checkpoints import open_checkpointer
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     if not checkpointer:
         with open_sqlite_store(settings.memory_path, embeddings) as store:
@@ -72,7 +77,6 @@ def open_memory_store(target: str | Path, embeddings: Embeddings, *, setting: st
     path = Path(target).expanduser()
     if must_exist and not path.is_file():
         raise ConfigurationError(f"{setting} {path}: no such memory file")
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     with open_sqlite_store(path, embeddings) as store:
         yield Backend("sqlite", None, store, str(path))
@@ -81,12 +85,8 @@ def open_memory_store(target: str | Path, embeddings: Embeddings, *, setting: st
 @contextmanager
 def _open_postgres(url: str, setting: str, embeddings: Embeddings, *, checkpointer: bool,
                    pool_size: int) -> Iterator[Backend]:
-    from astra_memory import pgconn
-    from astra_memory.checkpoints import postgres as pg_checkpoints
-    from astra_memory.stores import postgres as pg_store
 
     pgconn.check_url(url, setting)
-    from astra_memory.models.cost_postgres import setup_ledger
 
     steps = [lambda conn: pg_store.setup_store(conn, embeddings)]
     if checkpointer:
@@ -104,35 +104,17 @@ def open_cost_ledger(settings: Settings, backend: Backend | None = None) -> Iter
     Without an opened ``backend`` (the `cost` and `demo` commands) it opens only the ledger.
     """
     if settings.database_url:
-        from astra_memory.models.cost_postgres import PostgresCostLedger
 
         if backend is not None and backend.pool is not None:
             yield PostgresCostLedger(backend.pool)
             return
-        from astra_memory import pgconn
-        from astra_memory.models.cost_postgres import setup_ledger
-
+        
         url = pgconn.check_url(settings.database_url, DATABASE_URL_SETTING)
         pgconn.prepare(url, DATABASE_URL_SETTING, [setup_ledger])
         with pgconn.open_pool(url, DATABASE_URL_SETTING, size=2) as pool:
             yield PostgresCostLedger(pool)
         return
-    from astra_memory.models.cost import ledger_path_for, open_sqlite_ledger
 
     with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
         yield ledger
-
-
-def purge_deleted_vectors(store: BaseStore, namespace: tuple[str, ...], key: str) -> None:
-    """After ``store.delete``: remove vectors the backend's own delete leaves behind.
-
-    Only SqliteStore needs it (no foreign-key cascade on ``store_vectors``); PostgresStore's
-    cascade and the Actian adapter's point delete already remove them.
-    """
-    from langgraph.store.sqlite import SqliteStore
-
-    if isinstance(store, SqliteStore):
-        from astra_memory.stores.sqlite import purge_vectors
-
-        purge_vectors(store, ".".join(namespace), key)
 

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -14,8 +15,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from astra_memory.cli_options import session_options
+from astra_memory.context import Context
 from astra_memory.errors import AstraError
-from astra_memory.graph.context import Context
 from astra_memory.settings import Settings
 
 app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed.", no_args_is_help=True,
@@ -27,14 +29,27 @@ from astra_memory.bench.cli import bench_app  # noqa: E402  (light: heavy import
 app.add_typer(bench_app, name="bench")
 
 
+_given_settings: dict[str, Any] = {}
+
+
 @app.callback()
 def _database(database_url: Annotated[Optional[str], typer.Option(
         "--database-url", metavar="URL", help="One PostgreSQL database for checkpoints, memory and cost ledger "
         "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
-    """Every command builds Settings() from the environment; the option sets it for this process
-    and the subprocesses it starts (e.g. `memory smoke`'s read-back)."""
+    _given_settings.clear()
     if database_url:
-        os.environ["ASTRA_DATABASE_URL"] = database_url
+        _given_settings["database_url"] = database_url
+
+
+def _child_env() -> dict[str, str]:
+    """What a subprocess of ours needs to see the same data (``memory smoke``'s read-back)."""
+    url = _given_settings.get("database_url")
+    return {"ASTRA_DATABASE_URL": url} if url else {}
+
+
+def _settings() -> Settings:
+    """Settings from the environment, with what the command line gave (--database-url)."""
+    return Settings(**_given_settings)
 
 
 console = Console(soft_wrap=True)
@@ -43,22 +58,6 @@ err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow"}
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
-# Live models: the cost guard's options (astra_memory/models/cost.py; README "Live models and the cost guard").
-ApproveOpt = Annotated[bool, typer.Option("--approve-live-cost",
-                                          help="Allow a live model to spend money (or ASTRA_APPROVE_LIVE_COST=1).")]
-BudgetOpt = Annotated[Optional[float], typer.Option(
-    "--budget", help="Per-session spend limit in USD (ASTRA_SESSION_BUDGET_USD; default 0.25; resume keeps "
-                     "the session's limit).")]
-TotalBudgetOpt = Annotated[Optional[float], typer.Option(
-    "--total-budget", help="Spend limit in USD across all sessions in the ledger (ASTRA_TOTAL_BUDGET_USD; default 5).")]
-PriceInOpt = Annotated[Optional[float], typer.Option(
-    "--price-in", help="USD per 1M input tokens (ASTRA_PRICE_IN_PER_MTOK); needed for models not in the price table.")]
-PriceOutOpt = Annotated[Optional[float], typer.Option(
-    "--price-out", help="USD per 1M output tokens (ASTRA_PRICE_OUT_PER_MTOK); 0 for a free local server.")]
-MaxOutputOpt = Annotated[int, typer.Option("--max-output-tokens", min=1,
-                                           help="Output cap sent with every live request (bounds its cost).")]
-
-
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     err.print("[red]error:[/red] ", end="")
     err.print(message, markup=False, highlight=False)  # messages may hold [brackets]: not markup
@@ -92,14 +91,6 @@ def _progress(quiet: bool):
     return on_update
 
 
-def _live_context(model: Optional[str], *, approve: bool, budget: Optional[float], total_budget: Optional[float],
-                  price_in: Optional[float], price_out: Optional[float], max_output_tokens: int,
-                  **knobs: Any) -> Context:
-    return Context(model=model, approve_live_cost=approve, session_budget_usd=budget, total_budget_usd=total_budget,
-                   price_in_per_mtok=price_in, price_out_per_mtok=price_out, max_output_tokens=max_output_tokens,
-                   **knobs)
-
-
 def _preflight_live(model: Optional[str], context: Context) -> None:
     """Before any work: a live model needs the cost approval, an API key the server accepts, a known
     price and sane limits. The key check asks the server for its model list, which is free."""
@@ -127,38 +118,28 @@ def _print_summary(summary: dict) -> None:
 
 
 @app.command()
+@session_options
 def run(
     scenario: Annotated[Optional[str], typer.Argument(help="Bundled scenario name (see `scenarios`).")] = None,
     workspace: Annotated[Optional[Path], typer.Option(help="Your own project, fixed in place.")] = None,
     test_command: Annotated[Optional[str], typer.Option(help="Test command for --workspace.")] = None,
     thread_id: Annotated[Optional[str], typer.Option(help="Session id (default: a new one).")] = None,
-    model: Annotated[Optional[str], typer.Option(help="'scripted' or 'openai:<model>' (ASTRA_MODEL).")] = None,
-    base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL (OPENAI_BASE_URL).")] = None,
-    responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
-    max_attempts: Annotated[int, typer.Option(min=1, max=20)] = 3,
     as_json: JsonOpt = False,
-    approve_live_cost: ApproveOpt = False,
-    budget: BudgetOpt = None,
-    total_budget: TotalBudgetOpt = None,
-    price_in: PriceInOpt = None,
-    price_out: PriceOutOpt = None,
-    max_output_tokens: MaxOutputOpt = 4096,
+    given: dict[str, Any] | None = None,
 ) -> None:
     """Run one session: on a fresh copy of a bundled scenario, or on your project in place."""
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
     from astra_memory.session import new_thread_id, open_agent, scenario_task, start_session, workspace_task
 
-    settings = Settings()
-    model = model or settings.model
+    settings = _settings()
     if (scenario is None) == (workspace is None):
         _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
         _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
-    context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
-                            price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
-                            base_url=base_url, use_responses_api=responses_api, max_attempts=max_attempts)
     try:
+        context = replace(Context(), **(given or {}))
+        model = context.model or "scripted"
         _preflight_live(model, context)
         with open_agent(settings) as agent:
             tid = thread_id or new_thread_id(scenario or "session")
@@ -167,7 +148,7 @@ def run(
             else:
                 task = workspace_task(workspace, test_command, settings, tid, model=model)
             err.print(f"[bold]session {tid}[/bold] ({task['project']}, model {model}); data in {settings.home}")
-            final = start_session(agent, task, context=context, on_update=_progress(as_json))
+            final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json))
     except AstraError as exc:
         _fail(str(exc))
     summary = summarize(final)
@@ -176,37 +157,20 @@ def run(
 
 
 @app.command()
-def resume(thread_id: str, as_json: JsonOpt = False,
-           base_url: Annotated[Optional[str], typer.Option(
-               help="OpenAI-compatible server URL (default: the one the session started with).")] = None,
-           responses_api: Annotated[Optional[bool], typer.Option(
-               "--responses-api/--chat-completions",
-               help="Wire API (default: the one the session started with).")] = None,
-           approve_live_cost: ApproveOpt = False,
-           budget: BudgetOpt = None,
-           total_budget: TotalBudgetOpt = None,
-           price_in: PriceInOpt = None,
-           price_out: PriceOutOpt = None,
-           max_output_tokens: MaxOutputOpt = 4096) -> None:
-    """Continue an interrupted session from its last checkpoint."""
-    from astra_memory.models.live import with_live_settings
+@session_options
+def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
+    """Continue an interrupted session from its last checkpoint, under the knobs it started with
+    (options given again win)."""
     from astra_memory.nodes.report import summarize
-    from astra_memory.session import UnknownThreadError, open_agent, resume_session
+    from astra_memory.session import open_agent, resume_session, resumed_context, thread_state
 
     try:
-        with open_agent(Settings()) as agent:
-            snapshot = agent.graph.get_state(agent.config(thread_id))
-            task = (snapshot.values.get("task") or {}) if snapshot.values else {}
-            model = task.get("model")
-            context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
-                                    price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
-                                    base_url=base_url, use_responses_api=responses_api)
-            context = with_live_settings(context, task.get("live"))  # the key probe asks the session's server
+        with open_agent(_settings()) as agent:
+            context = resumed_context(agent, thread_id, given)
+            snapshot = thread_state(agent, thread_id)
             if snapshot.next:
-                _preflight_live(model, context)
+                _preflight_live(context.model, context)  # the key probe asks the session's server
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json))
-    except UnknownThreadError as exc:
-        _fail(str(exc))
     except AstraError as exc:
         _fail(str(exc))
     summary = summarize(final)
@@ -222,7 +186,7 @@ def threads(as_json: JsonOpt = False) -> None:
     from astra_memory.session import list_threads, open_agent
 
     try:
-        with open_agent(Settings()) as agent:
+        with open_agent(_settings()) as agent:
             rows = list_threads(agent)
     except AstraError as exc:
         _fail(str(exc))
@@ -251,29 +215,19 @@ def scenarios(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-def demo(as_json: JsonOpt = False,
-         model: Annotated[Optional[str], typer.Option(help="'scripted' (default) or 'openai:<model>'.")] = None,
-         base_url: Annotated[Optional[str], typer.Option(help="OpenAI-compatible server URL (OPENAI_BASE_URL).")] = None,
-         responses_api: Annotated[bool, typer.Option("--responses-api", help="Use the Responses API.")] = False,
-         approve_live_cost: ApproveOpt = False,
-         budget: BudgetOpt = None,
-         total_budget: TotalBudgetOpt = None,
-         price_in: PriceInOpt = None,
-         price_out: PriceOutOpt = None,
-         max_output_tokens: MaxOutputOpt = 4096) -> None:
+@session_options
+def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """The two-session experiment: alpha stores a fix, beta finds it before editing anything."""
     from contextlib import nullcontext
-    from dataclasses import replace
 
     from astra_memory.backends import open_cost_ledger
     from astra_memory.demo import run_demo
     from astra_memory.models.live import is_live
 
-    settings = Settings()
-    model = model or settings.model
-    context = _live_context(model, approve=approve_live_cost, budget=budget, total_budget=total_budget,
-                            price_in=price_in, price_out=price_out, max_output_tokens=max_output_tokens,
-                            base_url=base_url, use_responses_api=responses_api)
+    settings = _settings()
+    context = replace(Context(), **(given or {}))
+    model = context.model or "scripted"
+    context = replace(context, model=model)
 
     def on_session(name: str, info: dict) -> None:
         if not as_json:
@@ -317,13 +271,14 @@ def cost(as_json: JsonOpt = False,
     worst case, as the limits do.
     """
     from astra_memory.backends import open_cost_ledger
-    from astra_memory.models.cost import default_total_budget, ledger_path_for
+    from astra_memory.costs.ledger import ledger_path_for
+    from astra_memory.models.live import total_limit
     from astra_memory.pgconn import redact_url
 
-    settings = Settings()
+    settings = _settings()
     path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
     try:
-        total_limit = default_total_budget()
+        limit = total_limit(Context())
         if settings.database_url or Path(path).exists():  # a read-only look: no empty SQLite file is created
             with open_cost_ledger(settings) as ledger:
                 sessions = [u.to_dict() for u in ledger.sessions()]
@@ -335,7 +290,7 @@ def cost(as_json: JsonOpt = False,
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
-        data = {"ledger": str(path), "sessions": sessions, "total": total, "total_limit_usd": total_limit}
+        data = {"ledger": str(path), "sessions": sessions, "total": total, "total_limit_usd": limit}
         if requests is not None:
             data["requests"] = requests
         return _print_json(data)
@@ -347,7 +302,7 @@ def cost(as_json: JsonOpt = False,
                       "" if u["limit_usd"] is None else f"{u['limit_usd']:.4f}")
     table.add_row("[bold]total[/bold]", "", str(total["requests"]), str(total["open_reservations"]),
                   str(total["failed"]), str(total["input_tokens"]), str(total["output_tokens"]),
-                  f"[bold]{total['spent_usd']:.6f}[/bold]", f"{total_limit:.4f}")
+                  f"[bold]{total['spent_usd']:.6f}[/bold]", f"{limit:.4f}")
     console.print(table if sessions else f"no live model requests yet (ledger {path})")
     if requests:
         rows = Table("request", "state", "reserved USD", "cost USD", "input", "output", "reserved at", "note")
@@ -375,7 +330,7 @@ def memory_search(query: str,
     from astra_memory.stores.format import format_hits
 
     try:
-        with open_memory() as memory:
+        with open_memory(_settings()) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
     except AstraError as exc:
         _fail(str(exc))
@@ -388,7 +343,7 @@ def memory_list(limit: int = 50, offset: int = 0, as_json: JsonOpt = False) -> N
     from astra_memory.session import open_memory
 
     try:
-        with open_memory() as memory:
+        with open_memory(_settings()) as memory:
             records = memory.list_records(limit=limit, offset=offset)
     except AstraError as exc:
         _fail(str(exc))
@@ -406,7 +361,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory() as memory:
+        with open_memory(_settings()) as memory:
             record = memory.get(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -424,7 +379,7 @@ def memory_delete(memory_id: str) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory() as memory:
+        with open_memory(_settings()) as memory:
             deleted = memory.delete(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -440,7 +395,7 @@ def memory_export(path: Path) -> None:
 
     count = 0
     try:
-        with open_memory() as memory, open(path, "w", encoding="utf-8") as out:
+        with open_memory(_settings()) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
@@ -458,7 +413,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     if not path.is_file():
         _fail(f"{path} is not a file")
     try:
-        with open_memory() as memory:
+        with open_memory(_settings()) as memory:
             count = import_jsonl(memory, path)
     except AstraError as exc:
         _fail(str(exc), EXIT_FAILED)
@@ -483,13 +438,13 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
     try:
-        with open_memory() as memory:
+        with open_memory(_settings()) as memory:
             memory.put_record(record)
             steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
             hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
             steps.append({"step": "search", "ok": any(h.record.memory_id == record.memory_id for h in hits)})
             child = subprocess.run([sys.executable, "-m", "astra_memory", "memory", "show", record.memory_id, "--json"],
-                                   capture_output=True, text=True, env=os.environ.copy(), timeout=300)
+                                   capture_output=True, text=True, env={**os.environ, **_child_env()}, timeout=300)
             persisted = child.returncode == 0 and json.loads(child.stdout or "{}").get("memory_id") == record.memory_id
             steps.append({"step": "read back in a separate process", "ok": persisted})
             steps.append({"step": "delete", "ok": memory.delete(record.memory_id)})
@@ -515,10 +470,10 @@ def memory_migrate(
     as_json: JsonOpt = False,
 ) -> None:
     """Copy every record with its id and stored vector (not re-embedded) between backends; counts checked."""
+    from astra_memory.stores.backend_copy import MigrationError, migrate
     from astra_memory.stores.embeddings import make_embeddings
-    from astra_memory.stores.migrate import MigrationError, migrate
 
-    settings = Settings()
+    settings = _settings()
     try:
         report = migrate(source, destination, make_embeddings(settings.embeddings, settings.embedding_model_path))
     except MigrationError as exc:

@@ -14,8 +14,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from astra_memory.context import Context
 from astra_memory.events import read_events
-from astra_memory.graph.context import Context
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import load_scenario
 from astra_memory.session import OnUpdate, new_thread_id, open_agent, retest_on_original, scenario_task, start_session
@@ -40,8 +40,8 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
     """Run the two-session experiment in a fresh data directory under ``settings.home``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     demo_home = settings.home / "demo" / f"{stamp}-{new_thread_id('run')[4:]}"
-    demo_settings = Settings(home=demo_home, model=model, embeddings=settings.embeddings,
-                             embedding_model_path=settings.embedding_model_path, min_score=settings.min_score,
+    demo_settings = Settings(home=demo_home, embeddings=settings.embeddings,
+                             embedding_model_path=settings.embedding_model_path,
                              database_url=None)  # always a fresh local memory, even on a team setup
     sessions = []
     started = time.monotonic()

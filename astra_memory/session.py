@@ -6,7 +6,7 @@ This is the library API the CLI and the demo are thin layers over; scripts can c
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,14 +16,14 @@ from langgraph.graph.state import CompiledStateGraph
 
 from astra_memory.backends import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
+from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
-from astra_memory.graph.context import Context
-from astra_memory.graph.state import Task
-from astra_memory.models.live import is_live, live_settings_of, with_live_settings
+from astra_memory.models.live import is_live, preflight
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
+from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.testrun import TestRun, run_tests
@@ -43,7 +43,7 @@ class Agent:
     graph: CompiledStateGraph
     memory: FixMemory
     settings: Settings
-    ledger: Any = None  # models.cost.CostLedger: every live request is reserved here before it is sent
+    ledger: Any = None  # costs.ledger.CostLedger: every live request is reserved here before it is sent
 
     def config(self, thread_id: str) -> dict:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
@@ -58,7 +58,7 @@ def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
-        yield Agent(graph, FixMemory(backend.store, min_score=settings.min_score), settings, ledger)
+        yield Agent(graph, FixMemory(backend.store, min_score=Context().min_score), settings, ledger)
 
 
 @contextmanager
@@ -68,7 +68,7 @@ def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
     settings.ensure_home()
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     with open_backend(settings, embeddings, checkpointer=False) as backend:
-        yield FixMemory(backend.store, min_score=settings.min_score)
+        yield FixMemory(backend.store, min_score=Context().min_score)
 
 
 def new_thread_id(prefix: str = "session") -> str:
@@ -115,8 +115,6 @@ def _guarded(agent: Agent, context: Context, task: Task) -> Context:
     """The cost guard for live models: the agent's ledger in the context (unless the caller brought
     one, as the demo does to count against the main data directory), and the local preflight checks
     (approval, API key, price, limits) before any node runs."""
-    from astra_memory.models.live import preflight
-
     if context.ledger is None and agent.ledger is not None:
         context = replace(context, ledger=agent.ledger)
     name = context.model or task.get("model")
@@ -127,12 +125,15 @@ def _guarded(agent: Agent, context: Context, task: Task) -> Context:
 
 def start_session(agent: Agent, task: Task, *, context: Context | None = None,
                   on_update: OnUpdate | None = None) -> dict[str, Any]:
-    """Run a new session to its end; returns the final state."""
+    """Run a new session to its end; returns the final state.
+
+    The session's knobs (model, limits, live settings) are recorded in its task, so that a resume
+    runs under the same ones.
+    """
     if agent.graph.get_state(agent.config(task["session_id"])).values:
         raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
     context = _guarded(agent, context or Context(model=task.get("model")), task)
-    if is_live(context.model or task.get("model")):
-        task = {**task, "live": live_settings_of(context)}
+    task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model")))}
     return _drive(agent, {"task": task}, task["session_id"], context, on_update)
 
 
@@ -141,17 +142,34 @@ def thread_state(agent: Agent, thread_id: str):
     return snapshot if snapshot.values else None
 
 
+def recorded_of(task: Task) -> dict[str, Any]:
+    """The knobs a session recorded (sessions from before ``knobs`` recorded only the live ones)."""
+    if "knobs" in task:
+        return dict(task["knobs"])
+    return {"model": task.get("model"), **(task.get("live") or {})}
+
+
+def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | None = None,
+                    base: Context | None = None) -> Context:
+    """The context a resumed thread runs under: options ``given`` again win over what it recorded."""
+    snapshot = thread_state(agent, thread_id)
+    if snapshot is None:
+        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
+    return session_context(recorded_of(snapshot.values["task"]), given, base)
+
+
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
                    on_update: OnUpdate | None = None) -> tuple[dict[str, Any], bool]:
-    """Continue a thread from its last checkpoint. Returns (final state, whether anything ran)."""
+    """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
+
+    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``).
+    """
     snapshot = thread_state(agent, thread_id)
     if snapshot is None:
         raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
     if not snapshot.next:
         return snapshot.values, False
-    task = snapshot.values["task"]
-    context = with_live_settings(context or Context(model=task.get("model")), task.get("live"))
-    context = _guarded(agent, context, task)
+    context = _guarded(agent, context or resumed_context(agent, thread_id), snapshot.values["task"])
     return _drive(agent, None, thread_id, context, on_update), True
 
 

@@ -89,7 +89,9 @@ LIVE_COST_VARS = ("ASTRA_APPROVE_LIVE_COST", "ASTRA_SESSION_BUDGET_USD", "ASTRA_
 
 @pytest.fixture(autouse=True)
 def no_live_cost_settings(monkeypatch):
-    """A developer's own live-cost approval, budgets or prices must not leak into any test (or its
-    CLI subprocesses, which inherit this environment)."""
-    for name in LIVE_COST_VARS:
+    """A developer's own live-cost approval, budgets, prices or run knobs (ASTRA_MAX_ATTEMPTS, ...)
+    must not leak into any test (or its CLI subprocesses, which inherit this environment)."""
+    from astra_memory.context import KNOBS
+
+    for name in LIVE_COST_VARS + tuple(f.metadata["env"] for f in KNOBS.values() if f.metadata.get("env")):
         monkeypatch.delenv(name, raising=False)

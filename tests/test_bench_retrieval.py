@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from astra_memory.bench.cases import SHIPPED_CASES, CaseFileError, QueryCase, load_cases
 from astra_memory.bench.retrieval import Ranked, metrics, suggest_min_score
+from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.scenarios import list_scenarios
-from astra_memory.settings import DEFAULT_MIN_SCORE
 from astra_memory.symptoms import parse_failure, symptom_query
 
 

@@ -6,9 +6,9 @@ import pytest
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
 from astra_memory.errors import ConfirmedFixGateError, MemoryGateError
 from astra_memory.events import read_events
-from astra_memory.graph.context import Context
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.store import store

@@ -10,18 +10,16 @@ import textwrap
 
 import pytest
 
-from astra_memory.errors import ConfigurationError
-from astra_memory.graph.context import Context
-from astra_memory.models.cost import (
+from astra_memory.context import Context, recorded_knobs, session_context
+from astra_memory.costs.ledger import (
     BudgetExceededError,
     CostLedger,
-    Price,
     SqliteCostLedger,
-    input_token_bound,
     ledger_path_for,
     open_sqlite_ledger,
-    price_for,
 )
+from astra_memory.costs.prices import Price, input_token_bound, price_for
+from astra_memory.errors import ConfigurationError
 from astra_memory.models.live import LiveRequestError, live_turn, preflight
 from astra_memory.models.transcript import redact_secrets
 from astra_memory.nodes.investigate import ledger_catch_up
@@ -53,10 +51,12 @@ def test_prices_known_snapshot_override_and_unknown():
 def test_prices_from_the_environment(monkeypatch):
     monkeypatch.setenv("ASTRA_PRICE_IN_PER_MTOK", "0")
     monkeypatch.setenv("ASTRA_PRICE_OUT_PER_MTOK", "0.5")
-    assert price_for("qwen2.5-coder") == Price(0, 0.5)
+    context = Context()  # the one place the environment is read
+    assert price_for("qwen2.5-coder", price_in=context.price_in_per_mtok,
+                     price_out=context.price_out_per_mtok) == Price(0, 0.5)
     monkeypatch.setenv("ASTRA_PRICE_OUT_PER_MTOK", "cheap")
     with pytest.raises(ConfigurationError, match="ASTRA_PRICE_OUT_PER_MTOK"):
-        price_for("qwen2.5-coder")
+        Context()
 
 
 def test_input_bound_is_at_least_one_token_per_byte():
@@ -99,7 +99,7 @@ def test_an_unsettled_reservation_survives_a_killed_process(tmp_path):
     path = tmp_path / "ledger.sqlite"
     code = textwrap.dedent(f"""
         import os, signal
-        from astra_memory.models.cost import SqliteCostLedger
+        from astra_memory.costs.ledger import SqliteCostLedger
         ledger = SqliteCostLedger({str(path)!r})
         ledger.reserve("t1", "r1", 0.04, model="m", session_limit=0.05, total_limit=1.0)
         os.kill(os.getpid(), signal.SIGKILL)
@@ -120,7 +120,7 @@ def test_concurrent_processes_never_overspend_the_total(tmp_path):
     SqliteCostLedger(path).close()
     code = textwrap.dedent(f"""
         import sys
-        from astra_memory.models.cost import BudgetExceededError, SqliteCostLedger
+        from astra_memory.costs.ledger import BudgetExceededError, SqliteCostLedger
         ledger = SqliteCostLedger({str(path)!r})
         ok = 0
         for i in range(15):
@@ -210,30 +210,35 @@ def test_transcript_redaction_replaces_the_literal_key_and_patterns():
     assert redact_secrets("ollama says hi", ("ollama",)) == "ollama says hi"  # placeholders are not secrets
 
 
-def test_a_live_sessions_settings_are_recorded_without_credentials_and_options_win_on_resume(monkeypatch):
-    from astra_memory.models.live import live_settings_of, with_live_settings
-
-    for name in ("OPENAI_BASE_URL", "ASTRA_SESSION_BUDGET_USD", "ASTRA_PRICE_IN_PER_MTOK", "ASTRA_PRICE_OUT_PER_MTOK"):
+def test_a_sessions_knobs_are_recorded_without_credentials_and_options_win_on_resume(monkeypatch):
+    for name in ("OPENAI_BASE_URL", "ASTRA_SESSION_BUDGET_USD", "ASTRA_PRICE_IN_PER_MTOK", "ASTRA_PRICE_OUT_PER_MTOK",
+                 "ASTRA_MAX_ATTEMPTS", "ASTRA_APPROVE_LIVE_COST"):
         monkeypatch.delenv(name, raising=False)
     started = Context(base_url="http://127.0.0.1:11434/v1", use_responses_api=True, session_budget_usd=0.05,
-                      price_in_per_mtok=0.0, price_out_per_mtok=0.0)
-    assert live_settings_of(started) == {"base_url": "http://127.0.0.1:11434/v1", "use_responses_api": True,
-                                         "session_budget_usd": 0.05, "price_in_per_mtok": 0.0,
-                                         "price_out_per_mtok": 0.0}
+                      price_in_per_mtok=0.0, price_out_per_mtok=0.0, max_attempts=5, approve_live_cost=True)
+    recorded = recorded_knobs(started)
+    assert {k: recorded[k] for k in ("base_url", "use_responses_api", "session_budget_usd", "price_in_per_mtok",
+                                     "price_out_per_mtok", "max_attempts")} == {
+        "base_url": "http://127.0.0.1:11434/v1", "use_responses_api": True, "session_budget_usd": 0.05,
+        "price_in_per_mtok": 0.0, "price_out_per_mtok": 0.0, "max_attempts": 5}
+    assert "approve_live_cost" not in recorded and "ledger" not in recorded  # every process approves again
+    json.dumps(recorded)  # it goes into the checkpointed task
     # A URL with credentials in it never reaches the checkpoint.
-    assert live_settings_of(Context(base_url="https://user:s3cret@llm.internal/v1"))["base_url"] is None
+    assert recorded_knobs(Context(base_url="https://user:s3cret@llm.internal/v1"))["base_url"] is None
     # Settings from the environment are recorded too: a resume in another shell gets the same ones.
     monkeypatch.setenv("OPENAI_BASE_URL", "http://from-env:8000/v1")
     monkeypatch.setenv("ASTRA_PRICE_IN_PER_MTOK", "0.5")
-    recorded = live_settings_of(Context())
-    assert recorded["base_url"] == "http://from-env:8000/v1" and recorded["price_in_per_mtok"] == 0.5
-    assert recorded["session_budget_usd"] == 0.25 and recorded["use_responses_api"] is False  # the defaults
-    for name in ("OPENAI_BASE_URL", "ASTRA_PRICE_IN_PER_MTOK"):
-        monkeypatch.delenv(name)
-    resumed = with_live_settings(Context(), live_settings_of(started))
-    assert (resumed.base_url, resumed.use_responses_api, resumed.session_budget_usd, resumed.price_in_per_mtok) == (
-        "http://127.0.0.1:11434/v1", True, 0.05, 0.0)
-    given = with_live_settings(Context(base_url="http://other:1/v1", use_responses_api=False, session_budget_usd=0.1),
-                               live_settings_of(started))
-    assert (given.base_url, given.use_responses_api, given.session_budget_usd) == ("http://other:1/v1", False, 0.1)
-    assert with_live_settings(Context(), None).use_responses_api is False
+    from_env = recorded_knobs(Context())
+    assert from_env["base_url"] == "http://from-env:8000/v1" and from_env["price_in_per_mtok"] == 0.5
+    assert from_env["session_budget_usd"] == 0.25 and from_env["use_responses_api"] is False  # the defaults
+    # On resume, what the session recorded wins over the environment ...
+    monkeypatch.setenv("ASTRA_MAX_ATTEMPTS", "9")
+    resumed = session_context(recorded)
+    assert (resumed.base_url, resumed.use_responses_api, resumed.session_budget_usd, resumed.price_in_per_mtok,
+            resumed.max_attempts) == ("http://127.0.0.1:11434/v1", True, 0.05, 0.0, 5)
+    # ... and what is given again wins over what was recorded.
+    given = session_context(recorded, {"base_url": "http://other:1/v1", "use_responses_api": False,
+                                       "session_budget_usd": 0.1, "max_attempts": 2})
+    assert (given.base_url, given.use_responses_api, given.session_budget_usd, given.max_attempts) == (
+        "http://other:1/v1", False, 0.1, 2)
+    assert session_context(None).use_responses_api is False and session_context(None).max_attempts == 9

@@ -14,8 +14,8 @@ from langchain_core.messages import ToolMessage
 from typer.testing import CliRunner
 
 from astra_memory.cli import app
-from astra_memory.graph.context import Context
-from astra_memory.models.cost import ledger_path_for, open_sqlite_ledger
+from astra_memory.context import Context
+from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
 from astra_memory.models.transcript import read_transcript
 from astra_memory.scenarios import load_scenario
 from astra_memory.session import open_agent, open_memory, scenario_task, start_session
@@ -184,7 +184,8 @@ def test_malformed_tool_calls_are_refused_and_the_run_fails(settings, api_key):
     ]
     with OpenAIServer(script) as server:
         final, task, rows = run_alpha(settings, server, "live-malformed", max_invalid_turns=4)
-    assert final["status"] == "failed" and "4 refused tool calls" in final["reason"]
+    assert final["status"] == "failed" and "refused tool-call turns reached (4 of 4)" in final["reason"]
+    assert "max_invalid_turns" in final["reason"]  # the reason names the setting that raises the limit
     assert final["edits"] == [] and final["invalid_turns"] == 4
     assert (Path(task["workspace"]) / "app/settings.py").read_text() == (
         load_scenario("alpha").template / "app/settings.py").read_text()

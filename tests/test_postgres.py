@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import read_events
-from astra_memory.graph.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session import list_threads, open_agent, open_memory, scenario_task, start_session
 from astra_memory.settings import Settings
@@ -45,7 +45,7 @@ def test_one_url_puts_checkpoints_memory_and_ledger_in_postgres(pg_settings, iso
     from langgraph.store.postgres import PostgresStore
     from psycopg_pool import ConnectionPool
 
-    from astra_memory.models.cost_postgres import PostgresCostLedger
+    from astra_memory.costs.ledger_postgres import PostgresCostLedger
 
     with open_agent(pg_settings) as agent:
         assert isinstance(agent.graph.checkpointer, PostgresSaver)
@@ -158,7 +158,7 @@ def _fill(target, n: int) -> dict[str, str]:
 
 def _snapshot(target) -> tuple[dict, dict]:
     from astra_memory.backends import open_memory_store
-    from astra_memory.stores.migrate import stored_vectors
+    from astra_memory.stores.backend_copy import stored_vectors
 
     with open_memory_store(target, HashEmbeddings(), setting="test") as opened:
         memory = FixMemory(opened.store, min_score=-1)
@@ -170,7 +170,7 @@ def _snapshot(target) -> tuple[dict, dict]:
 
 
 def test_migrate_moves_records_ids_and_vectors_both_ways(pg_url, tmp_path):
-    from astra_memory.stores.migrate import migrate
+    from astra_memory.stores.backend_copy import migrate
 
     source = tmp_path / "team.sqlite"
     _fill(source, 120)
@@ -207,7 +207,7 @@ def test_migrate_cli_then_the_team_reads_it_through_database_url(pg_url, tmp_pat
 
 
 def test_migrate_refusals_are_clear(pg_url, tmp_path):
-    from astra_memory.stores.migrate import migrate
+    from astra_memory.stores.backend_copy import migrate
 
     with pytest.raises(ConfigurationError, match="no such memory file"):
         migrate(tmp_path / "nope.sqlite", pg_url, HashEmbeddings())

@@ -16,7 +16,7 @@ import textwrap
 
 import pytest
 
-from astra_memory.models.cost import BudgetExceededError, CostLedger
+from astra_memory.costs.ledger import BudgetExceededError, CostLedger
 from tests.conftest import ROOT
 from tests.test_live_cost import (  # noqa: F401  (collected here again, against PostgreSQL)
     test_a_request_that_could_exceed_a_limit_is_refused_and_not_recorded,
@@ -75,7 +75,7 @@ def test_concurrent_processes_never_overspend_the_total(ledger_url, ledger):
     """Four processes race for a $0.25 total in $0.01 reservations: exactly 25 get through."""
     code = """
         import sys
-        from astra_memory.models.cost import BudgetExceededError
+        from astra_memory.costs.ledger import BudgetExceededError
         ok = 0
         with open_cost_ledger(Settings()) as ledger:
             for i in range(15):

@@ -2,12 +2,12 @@
 
 from langchain_core.messages import AIMessage
 
-from astra_memory.graph.routing import (
+from astra_memory.rules.gates import fix_confirmed
+from astra_memory.rules.routing import (
     route_after_investigate,
     route_after_observe,
     route_after_step,
     route_after_test,
-    fix_confirmed,
 )
 
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from astra_memory.checkpoints import open_checkpointer
+from astra_memory.context import Context
 from astra_memory.errors import ScenarioError
 from astra_memory.graph import builder
-from astra_memory.graph.context import Context
 from astra_memory.scenarios import list_scenarios, load_scenario
 from astra_memory.session import retest_on_original, start_session, workspace_task
 from astra_memory.stores.embeddings import HashEmbeddings

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
 bench_app = typer.Typer(help="Benchmarks: retrieval quality, the multi-session experiment, performance.",
@@ -107,11 +108,10 @@ def sessions(
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.report import write_sessions
     from astra_memory.bench.sessions import run_sessions
-    from astra_memory.settings import Settings
 
     folder = results_dir("sessions", out)
     try:
-        result = run_sessions(sessions=sessions, scenario=scenario, family=family, model=model or Settings().model,
+        result = run_sessions(sessions=sessions, scenario=scenario, family=family, model=model or Context().model or "scripted",
                               data_dir=folder / "data", progress=make_progress())
     except AstraError as exc:
         _fail(str(exc))

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from astra_memory.scenarios import Scenario
@@ -24,7 +24,6 @@ from astra_memory.workspace import Workspace
 @dataclass
 class SolvedScenario:
     """A scenario's failing run on the template, its scripted fix, and the run after the fix."""
-
     scenario: Scenario
     before: TestRun
     after: TestRun | None
@@ -74,7 +73,6 @@ def solve(scenario: Scenario, workdir: Path | None = None) -> SolvedScenario:
 
 
 def _replace_output(run: TestRun, output: str) -> TestRun:
-    from dataclasses import replace
 
     return replace(run, output=output)
 

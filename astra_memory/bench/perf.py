@@ -40,8 +40,23 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.base import PutOp
 
-from astra_memory.bench.common import machine_info, summary_ms
+from astra_memory.bench.cases import SHIPPED_CASES, load_cases
+from astra_memory.bench.common import machine_info, make_progress, stopwatch, summary_ms
+from astra_memory.checkpoints import open_checkpointer
+from astra_memory.context import Context
+from astra_memory.errors import ConfigurationError
+from astra_memory.graph import builder
+from astra_memory.scenarios import list_scenarios, load_scenario
+from astra_memory.session import Agent, scenario_task, start_session
+from astra_memory.settings import Settings
+from astra_memory.stores.embeddings import make_embeddings
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.record import utc_now, validate_record
+from astra_memory.stores.sqlite import open_sqlite_store
+from astra_memory.symptoms import parse_failure, symptom_query
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 NOISE_SIGMA = 0.02  # per dimension; a noisy copy keeps a cosine of about 0.93 to its source text
@@ -54,7 +69,6 @@ RowMetrics = Callable[[Any, list[str]], dict[str, Any]]  # (store, query texts) 
 
 @contextmanager
 def _sqlite_backend(folder: Path, embeddings: Embeddings) -> Iterator[Any]:
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     with open_sqlite_store(folder / "memory.sqlite", embeddings) as store:
         yield store
@@ -79,11 +93,9 @@ def resolve_backend(name: str) -> BackendFactory:
         try:
             importlib.import_module(OPTIONAL_BACKEND_MODULES[name])
         except ImportError as exc:
-            from astra_memory.errors import ConfigurationError
 
             raise ConfigurationError(f"backend {name!r} is not available: {exc}") from None
     if name not in BACKENDS:
-        from astra_memory.errors import ConfigurationError
 
         raise ConfigurationError(f"unknown backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
     return BACKENDS[name]
@@ -113,8 +125,6 @@ class PrecomputedEmbeddings(Embeddings):
 
 def corpus_texts(limit: int = 400) -> list[str]:
     """A few hundred real texts from the bundled scenarios: titles, prompts, fixes, test and source functions."""
-    from astra_memory.scenarios import list_scenarios
-
     texts: list[str] = []
     for scenario in list_scenarios():
         texts += [scenario.title, scenario.prompt]
@@ -153,7 +163,6 @@ def put_vectors(store, embeddings, template: dict, texts: list[str], vectors, pi
 
     Appends each record id to ``ids`` and yields each batch's size (for progress).
     """
-    from langgraph.store.base import PutOp
 
     for offset in range(0, len(vectors), PUT_BATCH):
         ops = []
@@ -169,7 +178,6 @@ def put_vectors(store, embeddings, template: dict, texts: list[str], vectors, pi
 
 
 def _record_template() -> dict:
-    from astra_memory.stores.record import utc_now, validate_record
 
     now = utc_now()
     record = validate_record({
@@ -202,7 +210,6 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
     """Latency rows per backend and size, with the numpy floor over the same vectors."""
     import numpy as np
 
-    from astra_memory.stores.memory import FixMemory
 
     sizes = sorted(set(sizes))
     texts = corpus_texts()
@@ -290,17 +297,7 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
 
 def session_costs(scenario_name: str, repeats: int, *, progress, workdir: Path, embeddings_kind: str) -> dict:
     """The same scripted session with the SQLite checkpointer and with InMemorySaver, alternating."""
-    from langgraph.checkpoint.memory import InMemorySaver
 
-    from astra_memory.checkpoints import open_checkpointer
-    from astra_memory.graph import builder
-    from astra_memory.graph.context import Context
-    from astra_memory.scenarios import load_scenario
-    from astra_memory.session import Agent, scenario_task, start_session
-    from astra_memory.settings import Settings
-    from astra_memory.stores.embeddings import make_embeddings
-    from astra_memory.stores.memory import FixMemory
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     scenario = load_scenario(scenario_name)
     embeddings = make_embeddings(embeddings_kind)
@@ -394,11 +391,6 @@ def cli_command() -> list[str]:
 def cold_start(repeats: int, *, progress, workdir: Path, query: str, seed_records: list[dict],
                embeddings_kind: str) -> dict:
     """Wall time of whole ``astra-memory`` processes against a memory holding ``seed_records``."""
-    from astra_memory.settings import Settings
-    from astra_memory.stores.embeddings import make_embeddings
-    from astra_memory.stores.memory import FixMemory
-    from astra_memory.stores.sqlite import open_sqlite_store
-
     home = workdir / "cold-start-home"
     settings = Settings(home=home, embeddings=embeddings_kind)
     settings.ensure_home()
@@ -432,9 +424,6 @@ def cold_start(repeats: int, *, progress, workdir: Path, query: str, seed_record
 
 def _real_queries(cases_path: str | Path | None = None, limit: int = 20) -> tuple[list[str], list[dict]]:
     """Symptom queries and storable records from the retrieval cases (real failures; default: shipped)."""
-    from astra_memory.bench.cases import SHIPPED_CASES, load_cases
-    from astra_memory.symptoms import parse_failure, symptom_query
-
     cases = load_cases(cases_path or SHIPPED_CASES)
     queries = [symptom_query(parse_failure(q.failure)) for q in cases.queries][:limit]
     records = [{"fix_description": r.fix, "error_type": r.error_type, "file_paths": r.files, "outcome": r.outcome,
@@ -447,9 +436,6 @@ def run_perf(*, sizes: list[int] | None = None, backends: list[str] | None = Non
              session_repeats: int = 3, cold_repeats: int = 3, scenario: str = "alpha", progress=None,
              embeddings_kind: str = "minilm", cases: str | Path | None = None) -> dict[str, Any]:
     """All three parts in one run; returns the result as a dict."""
-    from astra_memory.bench.common import make_progress, stopwatch
-    from astra_memory.stores.embeddings import make_embeddings
-
     sizes = list(sizes or DEFAULT_SIZES)
     backends = list(backends or ["sqlite"])
     for name in backends:

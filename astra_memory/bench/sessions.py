@@ -24,16 +24,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from astra_memory.bench.common import machine_info
+from astra_memory.bench.common import machine_info, make_progress
+from astra_memory.context import Context
+from astra_memory.demo import first_action_after_memory
+from astra_memory.errors import ScenarioError
+from astra_memory.events import read_events
+from astra_memory.nodes.report import summarize
+from astra_memory.scenarios import list_scenarios, load_scenario
+from astra_memory.session import new_thread_id, open_agent, retest_on_original, scenario_task, start_session
+from astra_memory.settings import Settings
+from astra_memory.stores.embeddings import make_embeddings
 
 DEFAULT_SCENARIO = "beta"
 
 
 def _session_row(agent, scenario, settings, thread_id: str, model: str, context) -> dict[str, Any]:
-    from astra_memory.demo import first_action_after_memory
-    from astra_memory.events import read_events
-    from astra_memory.nodes.report import summarize
-    from astra_memory.session import retest_on_original, scenario_task, start_session
 
     task = scenario_task(scenario, settings, thread_id, model=model)
     started = time.perf_counter()
@@ -69,13 +74,8 @@ def _rank_of(hits: list[dict], memory_id: str | None) -> tuple[int | None, float
 def five_sessions(home: Path, *, sessions: int, scenario_name: str, model: str, embeddings: str,
                   progress) -> dict[str, Any]:
     """Session 1 stores beta's fix; sessions 2..N start from that one record only."""
-    from astra_memory.graph.context import Context
-    from astra_memory.scenarios import load_scenario
-    from astra_memory.session import new_thread_id, open_agent
-    from astra_memory.settings import Settings
-
     scenario = load_scenario(scenario_name)
-    settings = Settings(home=home, model=model, embeddings=embeddings)
+    settings = Settings(home=home, embeddings=embeddings)
     rows: list[dict[str, Any]] = []
     task = progress.add_task(f"sessions: {sessions} x {scenario_name}", total=sessions)
     with open_agent(settings) as agent:
@@ -99,17 +99,11 @@ def five_sessions(home: Path, *, sessions: int, scenario_name: str, model: str, 
 
 def family_run(home: Path, *, family: str, model: str, embeddings: str, progress) -> dict[str, Any]:
     """Every scenario of ``family`` in name order, one memory that keeps each confirmed fix."""
-    from astra_memory.errors import ScenarioError
-    from astra_memory.graph.context import Context
-    from astra_memory.scenarios import list_scenarios
-    from astra_memory.session import new_thread_id, open_agent
-    from astra_memory.settings import Settings
-
     members = [s for s in list_scenarios() if s.family == family]
     if not members:
         known = sorted({s.family for s in list_scenarios()})
         raise ScenarioError(f"no bundled scenario in family {family!r}; families: {', '.join(known)}")
-    settings = Settings(home=home, model=model, embeddings=embeddings)
+    settings = Settings(home=home, embeddings=embeddings)
     rows: list[dict[str, Any]] = []
     stored: dict[str, str] = {}  # memory id -> scenario that stored it
     task = progress.add_task(f"sessions: family {family} ({len(members)} scenarios)", total=len(members))
@@ -134,10 +128,6 @@ def run_sessions(*, sessions: int = 5, scenario: str = DEFAULT_SCENARIO, family:
                  model: str = "scripted", data_dir: Path, progress=None,
                  embeddings: str | None = None) -> dict[str, Any]:
     """Both experiments, each in its own fresh data directory under ``data_dir``."""
-    from astra_memory.bench.common import make_progress
-    from astra_memory.scenarios import load_scenario
-    from astra_memory.settings import Settings
-
     if sessions < 1:
         raise ValueError("--sessions must be at least 1")
     embeddings = embeddings or Settings().embeddings
@@ -148,7 +138,6 @@ def run_sessions(*, sessions: int = 5, scenario: str = DEFAULT_SCENARIO, family:
     progress = progress or make_progress(False)
     # Load the embedding model before session 1 (once per process), so that session 1's wall time
     # is a session's, comparable with the others; the load is reported on its own.
-    from astra_memory.stores.embeddings import make_embeddings
 
     loading = time.perf_counter()
     make_embeddings(embeddings, Settings().embedding_model_path).embed_query("warm-up")
@@ -160,6 +149,6 @@ def run_sessions(*, sessions: int = 5, scenario: str = DEFAULT_SCENARIO, family:
         fam = family_run(data_dir / "family-run", family=family, model=model, embeddings=embeddings,
                          progress=progress)
     return {"bench": "sessions", "model": model, "scripted": model == "scripted", "embeddings": embeddings,
-            "min_score": Settings().min_score,
+            "min_score": Context().min_score,
             "five_sessions": five, "family_run": fam, "data_dir": str(data_dir), "model_load_s": model_load_s,
             "wall_time_s": round(time.perf_counter() - started, 2), "machine": machine_info()}

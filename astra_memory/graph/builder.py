@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from astra_memory.graph.context import Context
-from astra_memory.graph.routing import (
-    route_after_investigate,
-    route_after_observe,
-    route_after_step,
-    route_after_test,
-)
-from astra_memory.graph.state import AgentState
+from astra_memory.context import Context
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
@@ -19,7 +12,14 @@ from astra_memory.nodes.observe import observe
 from astra_memory.nodes.report import report
 from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
-from astra_memory.nodes.tools import tools
+from astra_memory.nodes.tool_calls import tools
+from astra_memory.rules.routing import (
+    route_after_investigate,
+    route_after_observe,
+    route_after_step,
+    route_after_test,
+)
+from astra_memory.state import AgentState
 
 
 def build_graph() -> StateGraph:

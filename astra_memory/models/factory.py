@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 
+from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
-from astra_memory.graph.context import Context
-from astra_memory.graph.state import Task
+from astra_memory.models.live import live_chat_model
 from astra_memory.models.scripted import ScriptedChatModel
+from astra_memory.state import Task
 
 
 def model_name(task: Task, context: Context) -> str:
@@ -24,6 +25,4 @@ def chat_model_for(task: Task, context: Context) -> BaseChatModel:
                 "with --model openai:<name> (ASTRA_MODEL)"
             )
         return ScriptedChatModel(turns=list(task["script"]))
-    from astra_memory.models.live import live_chat_model
-
     return live_chat_model(name, context)

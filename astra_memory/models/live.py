@@ -11,36 +11,21 @@ with a message that says what to change. Nothing here runs at import time.
 from __future__ import annotations
 
 import json
-import os
 import uuid
-from dataclasses import dataclass, replace
-from typing import Any
-from urllib.parse import urlsplit
+from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
 
+from astra_memory.context import Context
+from astra_memory.costs.ledger import BudgetExceededError, CostLedger
+from astra_memory.costs.prices import Price, check_limit, input_token_bound, price_for
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ConfigurationError
-from astra_memory.graph.context import Context
-from astra_memory.models.cost import (
-    ENV_PRICE_IN,
-    ENV_PRICE_OUT,
-    BudgetExceededError,
-    CostLedger,
-    Price,
-    check_limit,
-    default_session_budget,
-    default_total_budget,
-    env_price,
-    input_token_bound,
-    price_for,
-)
 from astra_memory.models.transcript import Transcript, redact_secrets, wire_messages
-from astra_memory.tools.schemas import openai_tool_specs
+from astra_memory.settings import KEY_ENV, openai_api_key
+from astra_memory.tools.registry import openai_tool_specs
 
-APPROVAL_ENV = "ASTRA_APPROVE_LIVE_COST"
-KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 PROBE_TIMEOUT_S = 10.0
 
@@ -70,62 +55,12 @@ def parse_model_name(name: str) -> str:
     return model
 
 
-def approved(context: Context) -> bool:
-    return context.approve_live_cost or os.environ.get(APPROVAL_ENV, "").strip().lower() in ("1", "true", "yes")
-
-
-def api_key() -> str:
-    key = os.environ.get(KEY_ENV, "")
-    if not key.strip():
-        raise ConfigurationError(
-            f"{KEY_ENV} is not set: a live model needs it (export {KEY_ENV}=...; local servers such as "
-            "Ollama accept any value, e.g. 'ollama')"
-        )
-    return key
-
-
-def base_url(context: Context) -> str | None:
-    return context.base_url or os.environ.get(BASE_URL_ENV) or None
-
-
-def live_settings_of(context: Context) -> dict[str, Any]:
-    """What a live session started with (server, wire API, its budget, explicit prices), recorded in
-    its durable task so that a resume talks to the same server the same way under the same limit.
-    A URL carrying credentials is not recorded (checkpoints never hold secrets): such a session
-    needs ``--base-url`` again on resume. The cost approval is never recorded: each process asks."""
-    url = base_url(context)
-    if url and (urlsplit(url).username or urlsplit(url).password):
-        url = None
-    price_in = context.price_in_per_mtok if context.price_in_per_mtok is not None else env_price(ENV_PRICE_IN)
-    price_out = context.price_out_per_mtok if context.price_out_per_mtok is not None else env_price(ENV_PRICE_OUT)
-    return {"base_url": url, "use_responses_api": bool(context.use_responses_api),
-            "session_budget_usd": session_limit(context, None, None),
-            "price_in_per_mtok": price_in, "price_out_per_mtok": price_out}
-
-
-def with_live_settings(context: Context, recorded: dict[str, Any] | None) -> Context:
-    """Options given again on resume win; what is not given comes from the session's record."""
-    recorded = recorded or {}
-    fill = {name: recorded.get(name) for name in ("base_url", "session_budget_usd", "price_in_per_mtok",
-                                                  "price_out_per_mtok")
-            if getattr(context, name) is None and recorded.get(name) is not None}
-    if context.use_responses_api is None:
-        fill["use_responses_api"] = bool(recorded.get("use_responses_api"))
-    return replace(context, **fill)
-
-
-def session_limit(context: Context, ledger: CostLedger | None, thread_id: str | None) -> float:
-    """An explicit --budget wins; a resumed thread keeps the limit it started with; else the default."""
-    if context.session_budget_usd is not None:
-        return check_limit(context.session_budget_usd, "--budget")
-    recorded = ledger.session_limit(thread_id) if ledger is not None and thread_id else None
-    return recorded if recorded is not None else default_session_budget()
+def session_limit(context: Context) -> float:
+    return check_limit(context.session_budget_usd, "--budget")
 
 
 def total_limit(context: Context) -> float:
-    if context.total_budget_usd is not None:
-        return check_limit(context.total_budget_usd, "--total-budget")
-    return default_total_budget()
+    return check_limit(context.total_budget_usd, "--total-budget")
 
 
 def preflight(name: str, context: Context) -> Price:
@@ -135,16 +70,15 @@ def preflight(name: str, context: Context) -> Price:
     Returns the price the run will be charged at.
     """
     model = parse_model_name(name)
-    if not approved(context):
+    if not context.approve_live_cost:
         raise ConfigurationError(
             f"refusing to start a live run on {name}: every model request costs money. Pass "
-            f"--approve-live-cost (or set {APPROVAL_ENV}=1) to allow it; --budget USD caps one session, "
+            "--approve-live-cost (or set ASTRA_APPROVE_LIVE_COST=1) to allow it; --budget USD caps one session, "
             "--total-budget USD all sessions together"
         )
-    api_key()
+    openai_api_key()
     price = price_for(model, price_in=context.price_in_per_mtok, price_out=context.price_out_per_mtok)
-    if context.session_budget_usd is not None:
-        check_limit(context.session_budget_usd, "--budget")
+    session_limit(context)
     total_limit(context)
     if context.max_output_tokens < 1:
         raise ConfigurationError("max_output_tokens must be at least 1")
@@ -159,8 +93,8 @@ def probe_api_key(context: Context, *, timeout_s: float = PROBE_TIMEOUT_S) -> No
     """
     import openai
 
-    client = openai.OpenAI(api_key=api_key(), base_url=base_url(context), max_retries=0, timeout=timeout_s)
-    where = base_url(context) or "api.openai.com"
+    client = openai.OpenAI(api_key=openai_api_key(), base_url=context.base_url, max_retries=0, timeout=timeout_s)
+    where = context.base_url or "api.openai.com"
     try:
         client.models.list()
     except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
@@ -184,8 +118,8 @@ def live_chat_model(name: str, context: Context) -> Runnable:
 
     llm = ChatOpenAI(
         model=parse_model_name(name),
-        api_key=api_key(),
-        base_url=base_url(context),
+        api_key=openai_api_key(),
+        base_url=context.base_url,
         max_retries=context.max_retries,  # the openai client retries timeouts, 429 and 5xx with backoff
         timeout=context.request_timeout_s,
         max_tokens=context.max_output_tokens,  # sent as max_completion_tokens / max_output_tokens
@@ -206,7 +140,7 @@ def _transport_error(exc: Exception, context: Context) -> LiveRequestError:
     """Turn what is left after the client's retries into an error that says what to change."""
     import openai
 
-    where = base_url(context) or "api.openai.com"
+    where = context.base_url or "api.openai.com"
     status = getattr(exc, "status_code", None)
     if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
         text = f"the model server at {where} rejected the API key (HTTP {status}): set a valid {KEY_ENV}"
@@ -224,7 +158,7 @@ def _transport_error(exc: Exception, context: Context) -> LiveRequestError:
         text = f"the model server at {where} kept failing (HTTP {status}) after {context.max_retries} retries"
     else:
         text = f"the model request to {where} failed: {type(exc).__name__}: {exc}"
-    return LiveRequestError(redact_secrets(text, (os.environ.get(KEY_ENV, ""),)), status_code=status)
+    return LiveRequestError(redact_secrets(text, (openai_api_key(required=False),)), status_code=status)
 
 
 def live_turn(name: str, context: Context, messages: list[BaseMessage], *, thread_id: str,
@@ -240,13 +174,13 @@ def live_turn(name: str, context: Context, messages: list[BaseMessage], *, threa
             "a live model needs a cost ledger: open the agent with session.open_agent() and run it with "
             "session.start_session()/resume_session(), or pass Context(ledger=...)"
         )
-    secrets = (os.environ.get(KEY_ENV, ""),)
+    secrets = (openai_api_key(required=False),)
     transcript = Transcript(run_dir, secrets=secrets)
     request_text = json.dumps({"messages": wire_messages(messages), "tools": openai_tool_specs()})
     input_bound = input_token_bound(request_text, len(messages))
     max_cost = price.cost(input_bound, context.max_output_tokens)
     request_id = f"req-{uuid.uuid4().hex}"
-    ledger.reserve(thread_id, request_id, max_cost, model=name, session_limit=session_limit(context, ledger, thread_id),
+    ledger.reserve(thread_id, request_id, max_cost, model=name, session_limit=session_limit(context),
                    total_limit=total_limit(context), input_bound=input_bound,
                    output_bound=context.max_output_tokens)
     transcript.request(request_id, model=name, wire="responses" if context.use_responses_api else "chat.completions",

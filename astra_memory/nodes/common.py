@@ -1,38 +1,33 @@
-"""Small helpers shared by the nodes: the memory service, tool replies, gate checks."""
+"""Small helpers shared by the nodes: the memory service, the workspace, tool replies, refusals."""
 
 from __future__ import annotations
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from astra_memory.errors import ConfigurationError, MemoryGateError
-from astra_memory.graph.context import Context
-from astra_memory.graph.routing import last_ai_message, memory_delivered
-from astra_memory.graph.state import AgentState
+from astra_memory.context import Context
+from astra_memory.errors import ConfigurationError
+from astra_memory.events import emit
+from astra_memory.rules.gates import last_ai_message
+from astra_memory.rules.limits import LimitHit, check_limits
+from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
 from astra_memory.workspace import Workspace
-
-
-def fix_memory(runtime: Runtime[Context]) -> FixMemory:
-    if runtime.store is None:
-        raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")
-    context = runtime.context or Context()
-    return FixMemory(runtime.store, min_score=context.min_score)
 
 
 def context_of(runtime: Runtime[Context]) -> Context:
     return runtime.context or Context()
 
 
+def fix_memory(runtime: Runtime[Context]) -> FixMemory:
+    if runtime.store is None:
+        raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")
+    return FixMemory(runtime.store, min_score=context_of(runtime).min_score)
+
+
 def workspace_of(state: AgentState) -> Workspace:
     task = state["task"]
     return Workspace(task["workspace"], protected=tuple(task.get("protected") or ("tests",)))
-
-
-def require_memory(state: AgentState, action: str) -> None:
-    """Defence in depth for the memory gate: the edges already make this unreachable."""
-    if not memory_delivered(state):
-        raise MemoryGateError(f"{action} refused: the memory search result has not been delivered yet")
 
 
 def current_calls(state: AgentState) -> tuple[AIMessage | None, list[dict]]:
@@ -45,22 +40,32 @@ def reply(call: dict, content: str, *, error: bool = False) -> ToolMessage:
                        status="error" if error else "success")
 
 
-def count_refusal(state: AgentState, context, update: dict, reason: str) -> dict:
-    """Count a refused turn; after ``max_invalid_turns`` of them the run ends ``failed``."""
-    invalid = state.get("invalid_turns", 0) + 1
-    update["invalid_turns"] = invalid
-    if invalid >= context.max_invalid_turns:
-        update.update(status="failed", reason=f"{invalid} refused tool calls; last: {reason}")
-    return update
-
-
-def refuse_call(state: AgentState, context, update: dict, call: dict, calls: list[dict], exc: Exception) -> dict:
-    """Answer a call that must not run with an error observation, and count the refusal."""
-    update["messages"] = [reply(call, f"refused: {exc}", error=True), *refuse_rest(calls)]
-    return count_refusal(state, context, update, str(exc))
-
-
 def refuse_rest(calls: list[dict]) -> list[ToolMessage]:
     """Every tool call must get an answer; only the first of a turn is executed."""
     return [reply(c, "refused: one tool call per turn; only the first call of this turn was handled", error=True)
             for c in calls[1:]]
+
+
+def refuse_turn(state: AgentState, context: Context, update: dict, messages: list[BaseMessage], reason: str) -> dict:
+    """Answer a turn that must not run and count it; the refused-turn limit may end the run."""
+    invalid = state.get("invalid_turns", 0) + 1
+    update.update(invalid_turns=invalid, messages=messages)
+    emit(state["task"].get("run_dir"), "refused_turn", reason=reason, invalid_turns=invalid)
+    hit = check_limits({**state, "invalid_turns": invalid}, context, "invalid_turns", detail=f"last: {reason}")
+    if hit is not None:
+        update.update(hit.update())
+    return update
+
+
+def refuse_call(state: AgentState, context: Context, update: dict, call: dict, calls: list[dict],
+                exc: Exception) -> dict:
+    """Answer a call that must not run with an error observation, and count the refusal."""
+    return refuse_turn(state, context, update, [reply(call, f"refused: {exc}", error=True), *refuse_rest(calls)],
+                       str(exc))
+
+
+def stop_at_limit(state: AgentState, hit: LimitHit, calls: list[dict], node: str) -> dict:
+    """End the run at a limit; every pending call is answered with the reason."""
+    emit(state["task"].get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
+    return {"last_node": node, **hit.update(),
+            "messages": [reply(c, "refused: " + hit.reason, error=True) for c in calls]}

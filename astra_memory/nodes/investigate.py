@@ -11,13 +11,17 @@ from __future__ import annotations
 from langchain_core.messages import SystemMessage
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
+from astra_memory.costs.ledger import BudgetExceededError
 from astra_memory.events import emit
-from astra_memory.graph.context import Context
-from astra_memory.graph.prompts import SYSTEM_PROMPT
-from astra_memory.graph.state import AgentState
 from astra_memory.models.factory import chat_model_for, model_name
+from astra_memory.models.live import LiveRequestError, is_live, live_turn
 from astra_memory.models.untrusted import bound_reply, preview_calls
-from astra_memory.nodes.common import context_of, require_memory
+from astra_memory.nodes.common import context_of
+from astra_memory.prompts import system_prompt
+from astra_memory.rules.gates import require_memory
+from astra_memory.rules.limits import check_limits, spend_hit
+from astra_memory.state import AgentState
 
 LEDGER_COUNTERS = {"model_requests": "requests", "input_tokens": "input_tokens", "output_tokens": "output_tokens",
                    "cost_usd": "spent_usd"}
@@ -37,14 +41,13 @@ def ledger_catch_up(budget: dict, ledger, thread_id: str) -> dict:
 def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_memory(state, "diagnosis")
     context, task = context_of(runtime), state["task"]
-    budget = state.get("budget") or {}
-    if budget.get("model_requests", 0) >= context.max_model_requests:
-        reason = f"model request limit reached ({context.max_model_requests}); raise max_model_requests to allow more"
-        emit(task.get("run_dir"), "budget_exhausted", reason=reason)
-        return {"status": "budget_exhausted", "reason": reason, "last_node": "investigate"}
     name = model_name(task, context)
-    messages = [SystemMessage(content=SYSTEM_PROMPT), *state["messages"]]
-    if name == "scripted":
+    hit = check_limits(state, context, "model_requests", *(("cost_usd",) if is_live(name) else ()))
+    if hit is not None:
+        emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
+        return {**hit.update(), "last_node": "investigate"}
+    messages = [SystemMessage(content=system_prompt()), *state["messages"]]
+    if not is_live(name):
         reply = bound_reply(chat_model_for(task, context).invoke(messages))
         usage = getattr(reply, "usage_metadata", None) or {}
         spent = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
@@ -55,16 +58,14 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
 
 
 def _live_investigate(state: AgentState, context: Context, name: str, messages: list) -> dict:
-    from astra_memory.models.live import BudgetExceededError, LiveRequestError, live_turn
-
     task, budget = state["task"], state.get("budget") or {}
     thread_id = task.get("session_id") or "unknown-thread"
     try:
         live = live_turn(name, context, messages, thread_id=thread_id, run_dir=task.get("run_dir"))
     except BudgetExceededError as exc:
-        emit(task.get("run_dir"), "budget_exhausted", reason=str(exc))
-        return {"status": "budget_exhausted", "reason": str(exc), "last_node": "investigate",
-                "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+        hit = spend_hit(str(exc))
+        emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
+        return {**hit.update(), "last_node": "investigate", "budget": ledger_catch_up(budget, context.ledger, thread_id)}
     except LiveRequestError as exc:
         emit(task.get("run_dir"), "model_error", model=name, error=str(exc), status_code=exc.status_code)
         return {"status": "failed", "reason": str(exc), "last_node": "investigate",

@@ -7,10 +7,10 @@ import json
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.graph.context import Context
-from astra_memory.graph.state import AgentState
 from astra_memory.nodes.common import context_of, fix_memory
+from astra_memory.state import AgentState, memory_result
 from astra_memory.stores.format import format_hits
 from astra_memory.symptoms import Failure, symptom_query
 
@@ -20,13 +20,7 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     query = symptom_query(failure)
     hits = fix_memory(runtime).search_codebase_memory(query, top_k=context_of(runtime).memory_top_k)
     text = format_hits(hits)
-    memory = {
-        "query": query,
-        "hits": [{"memory_id": h.record.memory_id, "score": round(h.score, 4), "session_id": h.record.session_id,
-                  "project": h.record.project} for h in hits],
-        "text": text,
-        "delivered": True,  # an empty result counts as delivered
-    }
+    memory = memory_result(query, hits, text)  # delivered, even when empty
     brief = (
         f"Task: {task.get('prompt', '').strip()}\n\n"
         f"Observed failure (from `{task['test_command']}`):\n"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.graph.context import Context
-from astra_memory.graph.state import AgentState
 from astra_memory.nodes.common import context_of
+from astra_memory.state import AgentState, run_record
 from astra_memory.symptoms import parse_failure
 from astra_memory.testrun import run_tests
 
@@ -20,8 +20,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
                     env=task.get("test_env"))
-    record = {**run.to_dict(), "phase": "observe", "edits_seen": 0}
-    update: dict = {"test_runs": [record], "budget": {"test_runs": 1}, "last_node": "observe"}
+    update: dict = {"test_runs": [run_record(run, phase="observe", edits_seen=0)], "budget": {"test_runs": 1}, "last_node": "observe"}
     if run.passed:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:

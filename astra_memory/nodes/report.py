@@ -7,9 +7,9 @@ from pathlib import Path
 
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.graph.context import Context
-from astra_memory.graph.state import AgentState
+from astra_memory.state import AgentState
 
 
 def summarize(state: AgentState) -> dict:

@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
 from astra_memory.crash import crash_point
-from astra_memory.errors import ConfirmedFixGateError
 from astra_memory.events import emit
-from astra_memory.graph.context import Context
-from astra_memory.graph.routing import fix_confirmed
-from astra_memory.graph.state import AgentState
 from astra_memory.nodes.common import fix_memory
+from astra_memory.rules.gates import require_confirmed
+from astra_memory.state import AgentState
 from astra_memory.symptoms import Failure, symptom_query
 
 
 def store(state: AgentState, runtime: Runtime[Context]) -> dict:
-    if not fix_confirmed(state):
-        raise ConfirmedFixGateError(
-            "store refused: no passing test run confirms the current edits "
-            "(no passing run yet, or an edit came after it)"
-        )
+    require_confirmed(state)
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
     last_run = state["test_runs"][-1]
     record = fix_memory(runtime).store_fix_memory(

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
+from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.graph.context import Context
-from astra_memory.graph.state import AgentState
 from astra_memory.nodes.common import (
     context_of,
     current_calls,
     refuse_call,
     refuse_rest,
     reply,
-    require_memory,
+    stop_at_limit,
 )
+from astra_memory.rules.gates import require_memory
+from astra_memory.rules.limits import check_limits
+from astra_memory.state import AgentState, FixInfo, run_record
 from astra_memory.testrun import run_tests
-from astra_memory.tools.schemas import ToolCallError, validate_call
+from astra_memory.tools.registry import ToolCallError, validate_call
 
 OUTPUT_TAIL_CHARS = 3_000
 
@@ -26,9 +28,12 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     context, task = context_of(runtime), state["task"]
     _, calls = current_calls(state)
     call, edits = calls[0], state.get("edits") or []
+    hit = check_limits(state, context, "tool_calls")
+    if hit is not None:
+        return stop_at_limit(state, hit, calls, "test")
     update: dict = {"last_node": "test", "budget": {"tool_calls": 1}}
     try:
-        args = validate_call("finish", call.get("args"))
+        args = validate_call(call["name"], call.get("args"))
         if not edits:
             raise ToolCallError("no edit has been applied yet; fix the source with apply_edit before finish")
     except ToolCallError as exc:
@@ -37,9 +42,9 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     attempts = state.get("attempts", 0) + 1
     update.update(
         attempts=attempts,
-        test_runs=[{**run.to_dict(), "phase": "confirm", "edits_seen": len(edits)}],
+        test_runs=[run_record(run, phase="confirm", edits_seen=len(edits))],
         budget={"tool_calls": 1, "test_runs": 1},
-        fix=args.model_dump(),
+        fix=FixInfo(fix_description=args.fix_description, error_type=args.error_type),
     )
     emit(task.get("run_dir"), "test", attempt=attempts, exit_code=run.exit_code, outcome=run.outcome,
          timed_out=run.timed_out)
@@ -49,6 +54,7 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
         return update
     tail = run.output[-OUTPUT_TAIL_CHARS:]
     update["messages"] = [reply(call, f"tests still fail: {run.outcome}\n{tail}", error=True), *refuse_rest(calls)]
-    if attempts >= context.max_attempts:
-        update.update(status="failed", reason=f"tests still fail after {attempts} attempts: {run.outcome}")
+    hit = check_limits({**state, "attempts": attempts}, context, "attempts", detail=f"tests still fail: {run.outcome}")
+    if hit is not None:
+        update.update(hit.update())
     return update

@@ -14,11 +14,11 @@ from datetime import datetime
 
 from langgraph.store.base import BaseStore
 
+from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
-from astra_memory.settings import DEFAULT_MIN_SCORE
 from astra_memory.stores.hybrid import CANDIDATE_POOL, hybrid_order
 from astra_memory.stores.record import FixRecord, memory_id_for, utc_now, validate_record
-from astra_memory.stores.sqlite import EMBEDDED_FIELD
+from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
 
 NAMESPACE = ("astra", "fixes")
 MAX_QUERY_CHARS = 4_000
@@ -137,7 +137,5 @@ class FixMemory:
         if self.get(memory_id) is None:
             return False
         self.store.delete(self.namespace, memory_id)
-        from astra_memory.backends import purge_deleted_vectors  # SQLite leaves vectors behind
-
         purge_deleted_vectors(self.store, self.namespace, memory_id)
         return True

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 from langchain_core.embeddings import Embeddings
+from langgraph.store.base import BaseStore
 from langgraph.store.sqlite import SqliteStore
 
 from astra_memory.errors import ConfigurationError
@@ -98,3 +99,13 @@ def purge_orphan_vectors(store: SqliteStore) -> int:
             "WHERE s.prefix = store_vectors.prefix AND s.key = store_vectors.key)"
         )
         return cur.rowcount or 0
+
+
+def purge_deleted_vectors(store: BaseStore, namespace: tuple[str, ...], key: str) -> None:
+    """After ``store.delete``: remove vectors the backend's own delete leaves behind.
+
+    Only SqliteStore needs it (no foreign-key cascade on ``store_vectors``); PostgresStore's
+    cascade and the Actian adapter's point delete already remove them.
+    """
+    if isinstance(store, SqliteStore):
+        purge_vectors(store, ".".join(namespace), key)

@@ -7,7 +7,7 @@ pass the check on the same remaining budget. SQLite gets that from ``BEGIN IMMED
 a killed process never leaves it held. The commit is durable (``synchronous_commit`` as the
 server has it; the default is on) before ``reserve`` returns.
 
-Rows and reports are the SQLite ledger's (``astra_memory.models.cost``): the same tables and
+Rows and reports are the SQLite ledger's (``astra_memory.costs.ledger``): the same tables and
 columns, money as double precision, times as ISO text, so ``requests()`` returns the same dicts.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from astra_memory.models.cost import SCHEMA_VERSION, Usage, _now, check_limits
+from astra_memory.costs.ledger import SCHEMA_VERSION, Usage, _now, check_spend
 
 LEDGER_LOCK_KEY = 0x6173747261_01  # distinct from the schema set-up lock in astra_memory.pgconn
 
@@ -82,7 +82,7 @@ class PostgresCostLedger:
             session_spent = conn.execute(f"SELECT COALESCE(SUM({_CHARGED}), 0) AS s FROM ledger_requests "
                                          "WHERE thread_id = %s", (thread_id,)).fetchone()["s"]
             total_spent = conn.execute(f"SELECT COALESCE(SUM({_CHARGED}), 0) AS s FROM ledger_requests").fetchone()["s"]
-            check_limits(session_spent, total_spent, max_cost, session_limit, total_limit)
+            check_spend(session_spent, total_spent, max_cost, session_limit, total_limit)
             now = _now()
             conn.execute("INSERT INTO ledger_sessions (thread_id, model, limit_usd, first_at) VALUES (%s, %s, %s, %s) "
                          "ON CONFLICT (thread_id) DO UPDATE SET limit_usd = excluded.limit_usd, "

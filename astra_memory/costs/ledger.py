@@ -1,4 +1,4 @@
-"""The cost guard: prices, worst-case estimates, limits, and a durable ledger of every live request.
+"""The cost guard's durable ledger of every live request (prices and worst cases: prices.py).
 
 Why a ledger and not only the counters in the graph state: state is checkpointed *after* a node
 finishes, so a process killed while a model request is in flight loses that request from state,
@@ -20,8 +20,6 @@ methods with the same guarantees (see ``CostLedger``).
 from __future__ import annotations
 
 import math
-import os
-import re
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -37,127 +35,7 @@ from astra_memory.setup_lock import setup_lock
 BUSY_TIMEOUT_S = 30.0
 LEDGER_FILE = "ledger.sqlite"
 SCHEMA_VERSION = "1"
-DEFAULT_SESSION_BUDGET_USD = 0.25
-DEFAULT_TOTAL_BUDGET_USD = 5.00
-DEFAULT_MAX_OUTPUT_TOKENS = 4096
 EPSILON_USD = 1e-12  # float sums of many small costs must not flip a comparison at the limit
-
-ENV_SESSION_BUDGET = "ASTRA_SESSION_BUDGET_USD"
-ENV_TOTAL_BUDGET = "ASTRA_TOTAL_BUDGET_USD"
-ENV_PRICE_IN = "ASTRA_PRICE_IN_PER_MTOK"
-ENV_PRICE_OUT = "ASTRA_PRICE_OUT_PER_MTOK"
-
-
-# -- prices ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Price:
-    """USD per million input / output tokens."""
-
-    input_per_mtok: float
-    output_per_mtok: float
-
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        return (input_tokens * self.input_per_mtok + output_tokens * self.output_per_mtok) / 1_000_000
-
-
-# OpenAI list prices (standard tier, USD per 1M tokens) as published in 2025. Cached input is
-# billed less; charging it at the full input price errs on the safe side. Prices change: pass
-# --price-in/--price-out (or ASTRA_PRICE_IN_PER_MTOK / ASTRA_PRICE_OUT_PER_MTOK) to override.
-PRICES: dict[str, Price] = {
-    "gpt-5": Price(1.25, 10.00),
-    "gpt-5-mini": Price(0.25, 2.00),
-    "gpt-5-nano": Price(0.05, 0.40),
-    "gpt-4.1": Price(2.00, 8.00),
-    "gpt-4.1-mini": Price(0.40, 1.60),
-    "gpt-4.1-nano": Price(0.10, 0.40),
-    "gpt-4o": Price(2.50, 10.00),
-    "gpt-4o-mini": Price(0.15, 0.60),
-    "o3": Price(2.00, 8.00),
-    "o3-mini": Price(1.10, 4.40),
-    "o4-mini": Price(1.10, 4.40),
-}
-_SNAPSHOT = re.compile(r"^(?P<base>.+)-\d{4}-\d{2}-\d{2}$")  # gpt-4.1-mini-2025-04-14 -> gpt-4.1-mini
-
-
-def env_price(name: str) -> float | None:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigurationError(f"{name}={raw!r} is not a number (USD per million tokens)") from None
-    if not math.isfinite(value) or value < 0:
-        raise ConfigurationError(f"{name}={raw!r} must be a finite number >= 0 (USD per million tokens)")
-    return value
-
-
-def price_for(model: str, *, price_in: float | None = None, price_out: float | None = None) -> Price:
-    """The price of ``model`` (without the ``openai:`` prefix).
-
-    Explicit prices (arguments, else ``ASTRA_PRICE_IN_PER_MTOK`` / ``ASTRA_PRICE_OUT_PER_MTOK``) win
-    over the table; a model that is not in the table needs both, so that nothing runs at an
-    unknown price.
-    """
-    price_in = price_in if price_in is not None else env_price(ENV_PRICE_IN)
-    price_out = price_out if price_out is not None else env_price(ENV_PRICE_OUT)
-    for value, flag in ((price_in, "--price-in"), (price_out, "--price-out")):
-        if value is not None and (not math.isfinite(value) or value < 0):
-            raise ConfigurationError(f"{flag} must be a finite number >= 0 (USD per million tokens)")
-    known = PRICES.get(model)
-    if known is None and (match := _SNAPSHOT.match(model)):
-        known = PRICES.get(match["base"])
-    if price_in is not None and price_out is not None:
-        return Price(price_in, price_out)
-    if known is None:
-        raise ConfigurationError(
-            f"no price is known for model {model!r}, so its cost cannot be bounded: pass --price-in and "
-            f"--price-out (USD per million tokens; 0 and 0 for a free local server such as Ollama) or set "
-            f"{ENV_PRICE_IN} and {ENV_PRICE_OUT}. Known models: {', '.join(sorted(PRICES))}"
-        )
-    return Price(price_in if price_in is not None else known.input_per_mtok,
-                 price_out if price_out is not None else known.output_per_mtok)
-
-
-def input_token_bound(request_text: str, messages: int) -> int:
-    """An upper bound on the input tokens of a request whose JSON serialization is ``request_text``.
-
-    Why bytes: a token of any byte-level BPE tokenizer (OpenAI's, Llama's, ...) stands for at least
-    one byte of text, so the UTF-8 size of the serialized messages and tool schemas bounds their
-    token count. Chat templates add a few tokens per message that are not in the text; the JSON
-    punctuation around each message more than covers them, and a fixed margin covers the rest.
-    It over-estimates (typically 3-4x): a reservation is settled to the real usage afterwards,
-    so the only cost of the margin is refusing a last request that would in fact have fitted.
-    """
-    return len(request_text.encode("utf-8")) + 8 * messages + 256
-
-
-# -- limits ---------------------------------------------------------------------------------------
-
-def _env_budget(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigurationError(f"{name}={raw!r} is not a number (USD)") from None
-    return value
-
-
-def check_limit(value: float, setting: str) -> float:
-    if not math.isfinite(value) or value <= 0:
-        raise ConfigurationError(f"{setting} must be a positive amount in USD, got {value!r}")
-    return value
-
-
-def default_session_budget() -> float:
-    return check_limit(_env_budget(ENV_SESSION_BUDGET, DEFAULT_SESSION_BUDGET_USD), ENV_SESSION_BUDGET)
-
-
-def default_total_budget() -> float:
-    return check_limit(_env_budget(ENV_TOTAL_BUDGET, DEFAULT_TOTAL_BUDGET_USD), ENV_TOTAL_BUDGET)
 
 
 class BudgetExceededError(AgentLimitError):
@@ -264,7 +142,7 @@ def ledger_path_for(checkpoint_path: str | Path) -> Path:
 
 
 
-def check_limits(session_spent: float, total_spent: float, max_cost: float, session_limit: float,
+def check_spend(session_spent: float, total_spent: float, max_cost: float, session_limit: float,
                  total_limit: float) -> None:
     """Refuse a request whose worst case could pass the session or the total limit (both ledgers)."""
     if session_spent + max_cost > session_limit + EPSILON_USD:
@@ -272,12 +150,12 @@ def check_limits(session_spent: float, total_spent: float, max_cost: float, sess
             f"session budget ${session_limit:.4f} would be exceeded: this session has spent "
             f"${session_spent:.6f} (open reservations counted at their worst case) and the next "
             f"request could cost up to ${max_cost:.6f}; it was not sent. Raise --budget "
-            f"({ENV_SESSION_BUDGET}) to allow more")
+            f"(ASTRA_SESSION_BUDGET_USD) to allow more")
     if total_spent + max_cost > total_limit + EPSILON_USD:
         raise BudgetExceededError(
             f"total budget ${total_limit:.4f} across all sessions would be exceeded: "
             f"${total_spent:.6f} is spent and the next request could cost up to ${max_cost:.6f}; "
-            f"it was not sent. Raise --total-budget ({ENV_TOTAL_BUDGET}) to allow more; "
+            f"it was not sent. Raise --total-budget (ASTRA_TOTAL_BUDGET_USD) to allow more; "
             "`astra-memory cost` shows the ledger")
 
 
@@ -333,7 +211,7 @@ class SqliteCostLedger:
             session_spent = conn.execute(f"SELECT COALESCE(SUM({_CHARGED}), 0) FROM ledger_requests "
                                          "WHERE thread_id = ?", (thread_id,)).fetchone()[0]
             total_spent = conn.execute(f"SELECT COALESCE(SUM({_CHARGED}), 0) FROM ledger_requests").fetchone()[0]
-            check_limits(session_spent, total_spent, max_cost, session_limit, total_limit)
+            check_spend(session_spent, total_spent, max_cost, session_limit, total_limit)
             now = _now()
             conn.execute("INSERT INTO ledger_sessions (thread_id, model, limit_usd, first_at) VALUES (?, ?, ?, ?) "
                          "ON CONFLICT (thread_id) DO UPDATE SET limit_usd = excluded.limit_usd, "

@@ -1,0 +1,60 @@
+"""tools: run the model's read-only tool call through the registry, or refuse a turn that must not run."""
+
+from __future__ import annotations
+
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from astra_memory.context import Context
+from astra_memory.errors import AstraError
+from astra_memory.events import emit
+from astra_memory.nodes.common import (
+    context_of,
+    current_calls,
+    fix_memory,
+    refuse_call,
+    refuse_rest,
+    refuse_turn,
+    reply,
+    stop_at_limit,
+    workspace_of,
+)
+from astra_memory.rules.limits import check_limits
+from astra_memory.state import AgentState
+from astra_memory.tools.registry import TOOLS, ToolCallError, ToolEnv, ToolKind, validate_call
+
+
+def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
+    context, task = context_of(runtime), state["task"]
+    message, calls = current_calls(state)
+    update: dict = {"last_node": "tools"}
+    broken = list(getattr(message, "invalid_tool_calls", None) or [])
+    if not calls and broken:  # arguments that were not JSON: answer each call id, execute none
+        update["budget"] = {"tool_calls": len(broken)}
+        return refuse_turn(state, context, update, [
+            reply({"id": b.get("id") or "invalid", "name": b.get("name")},
+                  f"refused: {b.get('name')} was not executed: {b.get('error') or 'arguments are not valid JSON'}",
+                  error=True) for b in broken], "malformed tool call arguments")
+    if not calls:
+        return refuse_turn(state, context, update, [HumanMessage(
+            content="Your reply had no tool call. Reply with exactly one tool call (finish when done).")],
+            "no tool call")
+    hit = check_limits(state, context, "tool_calls")
+    if hit is not None:
+        return stop_at_limit(state, hit, calls, "tools")
+    call = calls[0]
+    update["budget"] = {"tool_calls": 1}
+    try:
+        args = validate_call(call["name"], call.get("args"))
+        tool = TOOLS[call["name"]]
+        if tool.kind is not ToolKind.READ:
+            raise ToolCallError(f"{call['name']} must be the first call of its turn")
+    except ToolCallError as exc:
+        return refuse_call(state, context, update, call, calls, exc)
+    try:
+        content, error = tool.handler(args, ToolEnv(workspace_of(state), lambda: fix_memory(runtime))), False
+    except AstraError as exc:  # a well-formed call that failed: an observation, not a crash
+        content, error = f"error: {exc}", True
+    emit(task.get("run_dir"), "tool", name=call["name"], error=error, chars=len(content))
+    update["messages"] = [reply(call, content, error=error), *refuse_rest(calls)]
+    return update

@@ -1,0 +1,49 @@
+"""The two gates: memory first, and store only what a passing test run confirmed.
+
+The routers (routing.py) make a broken rule unreachable; the nodes call the ``require_*`` checks
+again before they act (defence in depth, and it makes the rules visible in tests).
+"""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage
+
+from astra_memory.errors import ConfirmedFixGateError, MemoryGateError
+from astra_memory.state import AgentState
+
+
+def memory_delivered(state: AgentState) -> bool:
+    return bool((state.get("memory") or {}).get("delivered"))
+
+
+def fix_confirmed(state: AgentState) -> bool:
+    """A passing run, the latest one, with no edit after it."""
+    runs = state.get("test_runs") or []
+    if not runs or not state.get("confirmed_outcome"):
+        return False
+    last = runs[-1]
+    return (
+        last["passed"]
+        and last["outcome"] == state.get("confirmed_outcome")
+        and last["edits_seen"] == len(state.get("edits") or [])
+    )
+
+
+def require_memory(state: AgentState, action: str) -> None:
+    if not memory_delivered(state):
+        raise MemoryGateError(f"{action} refused: the memory search result has not been delivered yet")
+
+
+def require_confirmed(state: AgentState) -> None:
+    if not fix_confirmed(state):
+        raise ConfirmedFixGateError(
+            "store refused: no passing test run confirms the current edits "
+            "(no passing run yet, or an edit came after it)"
+        )
+
+
+def last_ai_message(state: AgentState) -> AIMessage | None:
+    for message in reversed(state.get("messages") or []):
+        if isinstance(message, AIMessage):
+            return message
+    return None

@@ -1,0 +1,152 @@
+"""The graph's state, and the typed shapes that the nodes and the gates share.
+
+Counters live here so that a resumed thread keeps them. Each shape that a gate reads (a test run,
+the memory result, an edit) is built by one function below, so the node that writes it and the
+gate that reads it cannot drift apart by a key.
+
+``typing_extensions.TypedDict`` (not ``typing``'s): pydantic, and so LangGraph's schema export for
+Studio, needs it on Python < 3.12.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted"]
+RunPhase = Literal["observe", "confirm"]
+
+
+def add_counts(current: dict[str, float] | None, delta: dict[str, float] | None) -> dict[str, float]:
+    """Budgets only grow: each node returns what it spent, and it is added to the total."""
+    total = dict(current or {})
+    for key, value in (delta or {}).items():
+        total[key] = total.get(key, 0) + value
+    return total
+
+
+class Budget(TypedDict, total=False):
+    """What a session has spent; every key only grows."""
+
+    model_requests: float
+    tool_calls: float
+    test_runs: float
+    input_tokens: float
+    output_tokens: float
+    cost_usd: float
+
+
+class Task(TypedDict, total=False):
+    """What to fix and where; set once at the start of a session."""
+
+    workspace: str  # absolute path of the project copy the agent works in
+    test_command: str  # e.g. "python -m pytest -q tests", run without a shell
+    prompt: str  # the user's description of the problem
+    project: str  # project name recorded with stored fixes
+    scenario: str | None  # bundled scenario name, if any
+    script: list[dict[str, Any]] | None  # the scripted model's turns (scenario solution)
+    model: str  # "scripted" or e.g. "openai:gpt-4.1-mini"
+    protected: list[str]  # workspace paths the agent may not edit (the acceptance tests)
+    test_env: dict[str, str]  # extra environment for the test command, declared by the scenario
+    run_dir: str  # where events, edit journals and evidence of this session go
+    session_id: str  # = thread id
+    knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)
+
+
+class RunRecord(TypedDict):
+    """One run of the project's test command, as the gates read it."""
+
+    command: str
+    exit_code: int
+    passed: bool
+    counts: dict[str, int]
+    output: str
+    duration_s: float
+    timed_out: bool
+    outcome: str  # the exact outcome string a passing run confirms
+    phase: RunPhase
+    edits_seen: int  # how many edits had been applied when the run started
+
+
+class FailureInfo(TypedDict):
+    """What the failing run showed (symptoms.Failure as data)."""
+
+    error_type: str
+    failing_tests: list[str]
+    message: str
+    files: list[str]
+    failing_code: list[str]
+
+
+class MemoryHitInfo(TypedDict):
+    memory_id: str
+    score: float
+    session_id: str
+    project: str
+
+
+class MemoryResult(TypedDict):
+    """The mandatory memory search: what was asked, what came back, and that it was delivered."""
+
+    query: str
+    hits: list[MemoryHitInfo]
+    text: str  # what the model was shown
+    delivered: bool  # an empty result counts as delivered
+
+
+class EditInfo(TypedDict):
+    """One applied edit (workspace.EditRecord as data)."""
+
+    path: str
+    before_sha256: str
+    after_sha256: str
+    diff: str
+
+
+class FixInfo(TypedDict):
+    """The model's finish(): its account of the fix."""
+
+    fix_description: str
+    error_type: str
+
+
+class AgentState(TypedDict, total=False):
+    task: Task
+    messages: Annotated[list[AnyMessage], add_messages]  # the model conversation
+    test_runs: Annotated[list[RunRecord], operator.add]  # every test run: exit code, counts, outcome
+    failure: FailureInfo | None  # observed failure: error type, failing tests, message, files
+    memory: MemoryResult | None  # query, hits, rendered text, delivered flag
+    edits: Annotated[list[EditInfo], operator.add]  # path, before/after sha256, unified diff
+    confirmed_outcome: str | None  # set by a passing test run, cleared by any edit
+    fix: FixInfo | None  # the model's finish(): fix description and error type
+    stored_memory_id: str | None
+    budget: Annotated[Budget, add_counts]  # model requests, tool calls, tokens, spend
+    attempts: int  # test runs after a finish()
+    invalid_turns: int  # model turns whose tool calls were refused
+    status: Status | None  # the named end of the run
+    reason: str | None  # why the run ended the way it did
+    last_node: str
+
+
+def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
+    """A testrun.TestRun as the state keeps it (observe and test both build it here)."""
+    return RunRecord(command=run.command, exit_code=run.exit_code, passed=run.passed, counts=dict(run.counts),
+                         output=run.output, duration_s=run.duration_s, timed_out=run.timed_out,
+                         outcome=run.outcome, phase=phase, edits_seen=edits_seen)
+
+
+def edit_info(record: Any) -> EditInfo:
+    """A workspace.EditRecord as the state keeps it."""
+    return EditInfo(path=record.path, before_sha256=record.before_sha256, after_sha256=record.after_sha256,
+                    diff=record.diff)
+
+
+def memory_result(query: str, hits: list[Any], text: str) -> MemoryResult:
+    """The delivered result of a memory search (stores.memory.MemoryHit list)."""
+    return MemoryResult(query=query, text=text, delivered=True, hits=[
+        MemoryHitInfo(memory_id=h.record.memory_id, score=round(h.score, 4), session_id=h.record.session_id,
+                      project=h.record.project) for h in hits])

@@ -1,0 +1,43 @@
+"""The tools' arguments: strict pydantic models (``extra="forbid"``, strict types, bounded sizes).
+
+The JSON schema sent to the model is derived from these (registry.py), and the same models
+validate what comes back: a call that does not validate is never executed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ToolArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ListFilesArgs(ToolArgs):
+    path: str = Field(max_length=500, description="folder relative to the workspace root; '.' for the root")
+
+
+class ReadFileArgs(ToolArgs):
+    path: str = Field(min_length=1, max_length=500, description="file path relative to the workspace root")
+
+
+class SearchCodeArgs(ToolArgs):
+    pattern: str = Field(min_length=1, max_length=200, description="regular expression searched line by line")
+
+
+class SearchMemoryArgs(ToolArgs):
+    query: str = Field(min_length=1, max_length=4000, description="observed failure symptoms to search for")
+    error_type: str | None = Field(max_length=200, description="exact error type to filter on, or null")
+    top_k: int = Field(ge=1, le=10, description="how many matches to return (1-10)")
+
+
+class ApplyEditArgs(ToolArgs):
+    path: str = Field(min_length=1, max_length=500, description="file to edit, relative to the workspace root")
+    old_text: str = Field(min_length=1, description="exact text to replace; must occur exactly once")
+    new_text: str = Field(description="replacement text")
+
+
+class FinishArgs(ToolArgs):
+    fix_description: str = Field(min_length=1, max_length=4000,
+                                 description="what was wrong and what the edit changed, in general terms")
+    error_type: str = Field(min_length=1, max_length=200, description="the error type the failing tests showed")
