@@ -56,7 +56,8 @@ console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow"}
+STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
+                "unconfirmed": "magenta"}
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     err.print("[red]error:[/red] ", end="")

@@ -17,7 +17,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted"]
+Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed"]
 RunPhase = Literal["observe", "confirm"]
 
 
@@ -107,6 +107,21 @@ class EditInfo(TypedDict):
     diff: str
 
 
+class ConfirmResult(TypedDict):
+    """The confirm node's re-run of the tests in a fresh copy of the pre-session project with only
+    the session's source edits applied; what store requires, and whose outcome it stores."""
+
+    passed: bool
+    outcome: str  # the fresh copy's exact outcome string ("" when the copy could not be built)
+    exit_code: int | None
+    counts: dict[str, int]
+    output_tail: str
+    confirms: str  # the workspace run's outcome (state["confirmed_outcome"]) this result confirms
+    edits_seen: int  # how many edits were applied to the fresh copy
+    files: list[str]  # the workspace-relative files written over the snapshot
+    reason: str  # why it did not confirm ("" when it did)
+
+
 class FixInfo(TypedDict):
     """The model's finish(): its account of the fix."""
 
@@ -123,6 +138,8 @@ class AgentState(TypedDict, total=False):
     edits: Annotated[list[EditInfo], operator.add]  # path, before/after sha256, unified diff
     confirmed_outcome: str | None  # set by a passing test run, cleared by any edit
     fix: FixInfo | None  # the model's finish(): fix description and error type
+    pristine: str | None  # the snapshot of the project taken before the first test run (observe)
+    confirm: ConfirmResult | None  # the fresh-copy re-run that store requires (nodes/confirm.py)
     stored_memory_id: str | None
     budget: Annotated[Budget, add_counts]  # model requests, tool calls, tokens, spend
     attempts: int  # test runs after a finish()

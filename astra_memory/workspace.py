@@ -2,7 +2,8 @@
 
 Every path the model gives is relative to the workspace root. Anything that resolves outside it
 (``..``, absolute paths, symlinks pointing out) is refused, as is anything inside ``.git``. The
-project's acceptance tests are read-only: a fix that edits the tests is not a fix.
+project's acceptance tests and the machinery that runs them are read-only (rules/protected.py):
+a fix that edits the tests, or what decides whether they pass, is not a fix.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path, PurePosixPath
 
 from astra_memory.errors import WorkspaceError
+from astra_memory.rules.protected import ProtectedPaths
 
 MAX_READ_CHARS = 100_000
 MAX_WRITE_BYTES = 1_000_000
@@ -44,11 +46,11 @@ class EditRecord:
 class Workspace:
     """A project folder the agent may read, and edit outside its protected paths."""
 
-    def __init__(self, root: str | Path, *, protected: tuple[str, ...] = ("tests",)):
+    def __init__(self, root: str | Path, *, protected: ProtectedPaths | tuple[str, ...] = ("tests",)):
         self.root = Path(root).resolve()
         if not self.root.is_dir():
             raise WorkspaceError(f"workspace {self.root} is not a directory")
-        self.protected = tuple(PurePosixPath(p).as_posix().strip("/") for p in protected)
+        self.protected = protected if isinstance(protected, ProtectedPaths) else ProtectedPaths.of(protected)
 
     # -- path confinement -------------------------------------------------------------------
     def resolve(self, path: str, *, for_write: bool = False) -> Path:
@@ -68,14 +70,13 @@ class Workspace:
         if resolved != self.root and self.root not in resolved.parents:
             raise WorkspaceError(f"{path!r} resolves outside the workspace (a symlink?)")
         rel = resolved.relative_to(self.root).as_posix()
-        if for_write and self.is_protected(rel):
-            raise WorkspaceError(
-                f"{rel} is a protected acceptance-test path; fix the source, not the tests"
-            )
+        why = self.protected.why(rel) if for_write else None
+        if why:
+            raise WorkspaceError(f"{why}; it is read-only to the agent: fix the source, not the tests")
         return resolved
 
     def is_protected(self, rel: str) -> bool:
-        return any(rel == p or rel.startswith(p + "/") for p in self.protected)
+        return rel in self.protected
 
     def relative(self, absolute: Path) -> str:
         return absolute.resolve().relative_to(self.root).as_posix()

@@ -2,8 +2,9 @@
 
 from langchain_core.messages import AIMessage
 
-from astra_memory.rules.gates import fix_confirmed
+from astra_memory.rules.gates import fix_confirmed, fix_reconfirmed
 from astra_memory.rules.routing import (
+    route_after_confirm,
     route_after_investigate,
     route_after_observe,
     route_after_step,
@@ -45,9 +46,9 @@ def test_steps_return_to_investigate_until_a_status_is_set():
 PASS = {"passed": True, "outcome": "pytest passed with exit code 0 (4 passed)", "edits_seen": 1}
 
 
-def test_store_only_after_a_passing_run_with_no_later_edit():
+def test_confirm_only_after_a_passing_run_with_no_later_edit():
     confirmed = {"test_runs": [PASS], "edits": [{}], "confirmed_outcome": PASS["outcome"]}
-    assert fix_confirmed(confirmed) and route_after_test(confirmed) == "store"
+    assert fix_confirmed(confirmed) and route_after_test(confirmed) == "confirm"
     after_edit = {**confirmed, "edits": [{}, {}]}
     assert not fix_confirmed(after_edit) and route_after_test(after_edit) == "investigate"
     invented = {**confirmed, "confirmed_outcome": "pytest passed with exit code 0 (99 passed)"}
@@ -55,3 +56,19 @@ def test_store_only_after_a_passing_run_with_no_later_edit():
     failing = {"test_runs": [{**PASS, "passed": False}], "edits": [{}], "confirmed_outcome": None}
     assert route_after_test(failing) == "investigate"
     assert route_after_test({**failing, "status": "failed"}) == "report"
+
+
+FRESH = {"passed": True, "outcome": PASS["outcome"], "confirms": PASS["outcome"], "edits_seen": 1}
+
+
+def test_store_only_after_the_fresh_copy_passed_for_the_same_edits():
+    confirmed = {"test_runs": [PASS], "edits": [{}], "confirmed_outcome": PASS["outcome"], "confirm": FRESH}
+    assert fix_reconfirmed(confirmed) and route_after_confirm(confirmed) == "store"
+    assert route_after_confirm({**confirmed, "confirm": None}) == "report"
+    assert route_after_confirm({**confirmed, "confirm": {**FRESH, "passed": False}}) == "report"
+    assert route_after_confirm({**confirmed, "confirm": {**FRESH, "outcome": ""}}) == "report"
+    # a confirm result for other edits, or for another passing run, confirms nothing
+    assert route_after_confirm({**confirmed, "confirm": {**FRESH, "edits_seen": 0}}) == "report"
+    assert route_after_confirm({**confirmed, "confirm": {**FRESH, "confirms": "pytest passed (9 passed)"}}) == "report"
+    # and a passing confirm result never outlives an edit after the workspace run
+    assert route_after_confirm({**confirmed, "edits": [{}, {}]}) == "report"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 
 from astra_memory.context import Context
+from astra_memory.nodes.confirm import confirm
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
@@ -14,6 +15,7 @@ from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
 from astra_memory.nodes.tool_calls import tools
 from astra_memory.rules.routing import (
+    route_after_confirm,
     route_after_investigate,
     route_after_observe,
     route_after_step,
@@ -30,6 +32,7 @@ def build_graph() -> StateGraph:
     builder.add_node("tools", tools)
     builder.add_node("edit", edit)
     builder.add_node("test", test)
+    builder.add_node("confirm", confirm)
     builder.add_node("store", store)
     builder.add_node("report", report)
 
@@ -40,6 +43,7 @@ def build_graph() -> StateGraph:
     builder.add_conditional_edges("tools", route_after_step)
     builder.add_conditional_edges("edit", route_after_step)
     builder.add_conditional_edges("test", route_after_test)
+    builder.add_conditional_edges("confirm", route_after_confirm)
     builder.add_edge("store", "report")
     builder.add_edge("report", END)
     return builder

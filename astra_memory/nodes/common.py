@@ -10,6 +10,7 @@ from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
 from astra_memory.rules.gates import last_ai_message
 from astra_memory.rules.limits import LimitHit, check_limits
+from astra_memory.rules.protected import protected_paths
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
 from astra_memory.workspace import Workspace
@@ -27,7 +28,7 @@ def fix_memory(runtime: Runtime[Context]) -> FixMemory:
 
 def workspace_of(state: AgentState) -> Workspace:
     task = state["task"]
-    return Workspace(task["workspace"], protected=tuple(task.get("protected") or ("tests",)))
+    return Workspace(task["workspace"], protected=protected_paths(task))
 
 
 def current_calls(state: AgentState) -> tuple[AIMessage | None, list[dict]]:

@@ -1,12 +1,20 @@
-"""observe: run the project's tests and record what failed, in its own words."""
+"""observe: snapshot the project as it is, run its tests and record what failed, in its own words.
+
+The snapshot comes first, before any test run can change the workspace: it is what the confirm
+node rebuilds a fresh copy from (astra_memory/snapshot.py).
+"""
 
 from __future__ import annotations
+
+import tempfile
+from pathlib import Path
 
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of
+from astra_memory.snapshot import SNAPSHOT_DIR, take_snapshot
 from astra_memory.state import AgentState, run_record
 from astra_memory.symptoms import parse_failure
 from astra_memory.testrun import run_tests
@@ -18,9 +26,18 @@ UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
 
 def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
+    # A re-run after a crash keeps the first snapshot (the first run may have changed the workspace).
+    where = (Path(task["run_dir"]) if task.get("run_dir") else Path(tempfile.mkdtemp(prefix="astra-"))) / SNAPSHOT_DIR
+    try:
+        pristine = str(take_snapshot(task["workspace"], where))
+    except OSError as exc:
+        reason = f"could not snapshot the project into {where} (a fix is confirmed in a fresh copy of it): {exc}"
+        emit(task.get("run_dir"), "observe", status="failed", reason=reason)
+        return {"status": "failed", "reason": reason, "last_node": "observe"}
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
                     env=task.get("test_env"))
-    update: dict = {"test_runs": [run_record(run, phase="observe", edits_seen=0)], "budget": {"test_runs": 1}, "last_node": "observe"}
+    update: dict = {"test_runs": [run_record(run, phase="observe", edits_seen=0)], "budget": {"test_runs": 1},
+                    "pristine": pristine, "last_node": "observe"}
     if run.passed:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:

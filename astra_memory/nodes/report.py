@@ -28,6 +28,7 @@ def summarize(state: AgentState) -> dict:
                   for e in state.get("edits") or []],
         "diff": "".join(e["diff"] for e in state.get("edits") or []),
         "confirmed_outcome": state.get("confirmed_outcome"),
+        "confirm": {k: v for k, v in (state.get("confirm") or {}).items() if k != "output_tail"} or None,
         "stored_memory_id": state.get("stored_memory_id"),
         "model_requests": int(budget.get("model_requests", 0)),
         "tool_calls": int(budget.get("tool_calls", 0)),

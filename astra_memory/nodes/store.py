@@ -1,4 +1,8 @@
-"""store: write the confirmed fix to memory, with the exact outcome string of the passing run."""
+"""store: write the confirmed fix to memory, with the exact outcome string of the fresh-copy run.
+
+Reached only through confirm (graph/builder.py); ``require_reconfirmed`` checks again that both the
+workspace run and the fresh-copy run passed for exactly the current edits.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +12,21 @@ from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
 from astra_memory.nodes.common import fix_memory
-from astra_memory.rules.gates import require_confirmed
+from astra_memory.rules.gates import require_reconfirmed
 from astra_memory.state import AgentState
 from astra_memory.symptoms import Failure, symptom_query
 
 
 def store(state: AgentState, runtime: Runtime[Context]) -> dict:
-    require_confirmed(state)
+    require_reconfirmed(state)
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
-    last_run = state["test_runs"][-1]
+    confirmed = state["confirm"]  # the fresh copy's run: its outcome is what memory keeps
     record = fix_memory(runtime).store_fix_memory(
         fix_description=fix["fix_description"],
         error_type=fix.get("error_type") or state["failure"]["error_type"],
         file_paths=list(dict.fromkeys(e["path"] for e in edits)),
-        outcome=state["confirmed_outcome"],
-        confirmed_outcome=last_run["outcome"],  # verbatim, from the run itself
+        outcome=confirmed["outcome"],
+        confirmed_outcome=confirmed["outcome"],  # verbatim, from the run itself
         symptom=symptom_query(Failure(**state["failure"])),
         diff="".join(e["diff"] for e in edits),
         session_id=task["session_id"],
@@ -33,4 +37,4 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     crash_point("store:written")
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
-            "reason": f"confirmed by {record.outcome}", "last_node": "store"}
+            "reason": f"confirmed in a fresh copy of the project by {record.outcome}", "last_node": "store"}

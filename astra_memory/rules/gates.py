@@ -1,4 +1,5 @@
-"""The two gates: memory first, and store only what a passing test run confirmed.
+"""The two gates: memory first, and store only what a passing test run confirmed, in the agent's
+workspace and again in a fresh copy of the pre-session project with only the session's edits.
 
 The routers (routing.py) make a broken rule unreachable; the nodes call the ``require_*`` checks
 again before they act (defence in depth, and it makes the rules visible in tests).
@@ -29,6 +30,19 @@ def fix_confirmed(state: AgentState) -> bool:
     )
 
 
+def fix_reconfirmed(state: AgentState) -> bool:
+    """The confirm node's fresh-copy run passed, for exactly the current edits and passing run."""
+    result = state.get("confirm")
+    return bool(
+        result
+        and result["passed"]
+        and result["outcome"]
+        and fix_confirmed(state)
+        and result["confirms"] == state.get("confirmed_outcome")
+        and result["edits_seen"] == len(state.get("edits") or [])
+    )
+
+
 def require_memory(state: AgentState, action: str) -> None:
     if not memory_delivered(state):
         raise MemoryGateError(f"{action} refused: the memory search result has not been delivered yet")
@@ -39,6 +53,16 @@ def require_confirmed(state: AgentState) -> None:
         raise ConfirmedFixGateError(
             "store refused: no passing test run confirms the current edits "
             "(no passing run yet, or an edit came after it)"
+        )
+
+
+def require_reconfirmed(state: AgentState) -> None:
+    """What store requires: a passing workspace run and a passing fresh-copy run for the same edits."""
+    require_confirmed(state)
+    if not fix_reconfirmed(state):
+        raise ConfirmedFixGateError(
+            "store refused: the fix was not confirmed in a fresh copy of the project "
+            "(no confirm run for the current edits, or it failed)"
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from astra_memory.rules.gates import fix_confirmed, last_ai_message, memory_delivered
+from astra_memory.rules.gates import fix_confirmed, fix_reconfirmed, last_ai_message, memory_delivered
 from astra_memory.state import AgentState
 from astra_memory.tools.registry import ToolKind, tool_kind
 
@@ -33,8 +33,13 @@ def route_after_step(state: AgentState) -> Literal["investigate", "report"]:
     return "report" if state.get("status") else "investigate"
 
 
-def route_after_test(state: AgentState) -> Literal["store", "investigate", "report"]:
-    """The confirmed-fix gate: `store` is reachable only from a passing test run."""
+def route_after_test(state: AgentState) -> Literal["confirm", "investigate", "report"]:
+    """The confirmed-fix gate, first half: `confirm` is reachable only from a passing test run."""
     if fix_confirmed(state):
-        return "store"
+        return "confirm"
     return "report" if state.get("status") else "investigate"
+
+
+def route_after_confirm(state: AgentState) -> Literal["store", "report"]:
+    """The confirmed-fix gate, second half: `store` only after the fresh copy passed too."""
+    return "store" if fix_reconfirmed(state) else "report"

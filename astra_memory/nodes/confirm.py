@@ -1,0 +1,107 @@
+"""confirm: re-run the tests in a fresh copy of the project with only the session's edits applied.
+
+A pass in the agent's own workspace is not enough: a test run (or a model, through code it got a
+test run to execute) can leave files there that make the next run pass, a generated
+``conftest.py``, a cache a test reads, a planted module. So the fix is confirmed again in a fresh
+copy of the project as it was before the session (the snapshot observe took), with the final
+content of each file the session edited written over it, and nothing else. Each edited file must
+be exactly what the session's edits made it: its snapshot content must hash to the first edit's
+``before``, its workspace content to the last edit's ``after``, and the edits of one file must
+chain. Store requires this node's passing result, and stores its outcome.
+
+Idempotent: a re-run after a crash builds a new fresh copy and runs the tests again.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from langgraph.runtime import Runtime
+
+from astra_memory.context import Context
+from astra_memory.crash import crash_point
+from astra_memory.errors import WorkspaceError
+from astra_memory.events import emit
+from astra_memory.nodes.common import context_of, workspace_of
+from astra_memory.rules.gates import require_confirmed
+from astra_memory.snapshot import fresh_copy
+from astra_memory.state import AgentState, ConfirmResult, EditInfo
+from astra_memory.testrun import run_tests
+from astra_memory.workspace import sha256_text
+
+FRESH_DIR = "confirm"
+OUTPUT_TAIL_CHARS = 3_000
+
+
+class NotTheSessionsEdits(WorkspaceError):
+    """An edited file is not exactly what the session's recorded edits made of the snapshot."""
+
+
+def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
+    """The final content of every file the session edited, checked against its recorded edits."""
+    workspace = workspace_of(state)
+    by_path: dict[str, list[EditInfo]] = {}
+    for edit in state.get("edits") or []:
+        by_path.setdefault(edit["path"], []).append(edit)
+    files: dict[str, bytes] = {}
+    for rel, edits in by_path.items():
+        why = workspace.protected.why(rel)
+        if why:
+            raise NotTheSessionsEdits(f"the session edited {why}")
+        for earlier, later in zip(edits, edits[1:]):
+            if later["before_sha256"] != earlier["after_sha256"]:
+                raise NotTheSessionsEdits(f"{rel} changed between two of the session's edits, by something else")
+        original = pristine / rel
+        if original.is_symlink() or not original.is_file():
+            raise NotTheSessionsEdits(f"{rel} did not exist when the session started; it is not a source edit")
+        if sha256_text(original.read_text(encoding="utf-8")) != edits[0]["before_sha256"]:
+            raise NotTheSessionsEdits(f"{rel} had changed before the session's first edit of it (a test run?)")
+        current = workspace.resolve(rel)
+        if sha256_text(current.read_text(encoding="utf-8")) != edits[-1]["after_sha256"]:
+            raise NotTheSessionsEdits(f"{rel} changed after the session's last edit of it, by something else")
+        files[rel] = current.read_bytes()
+    return files
+
+
+def _result(state: AgentState, *, passed: bool, reason: str, files: list[str], run=None) -> ConfirmResult:
+    return ConfirmResult(passed=passed, outcome=run.outcome if run else "", exit_code=run.exit_code if run else None,
+                         counts=dict(run.counts) if run else {},
+                         output_tail=run.output[-OUTPUT_TAIL_CHARS:] if run else "",
+                         confirms=state.get("confirmed_outcome") or "", edits_seen=len(state.get("edits") or []),
+                         files=files, reason=reason)
+
+
+def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
+    require_confirmed(state)
+    context, task = context_of(runtime), state["task"]
+    update: dict = {"last_node": "confirm"}
+    run_dir = Path(task["run_dir"]) if task.get("run_dir") else Path(tempfile.mkdtemp(prefix="astra-"))
+    destination = run_dir / FRESH_DIR
+    pristine = Path(state.get("pristine") or "")
+    files: list[str] = []
+    try:
+        if not state.get("pristine") or not pristine.is_dir():
+            raise NotTheSessionsEdits("there is no snapshot of the project as it was before the session")
+        contents = session_files(state, pristine)
+        files = sorted(contents)
+        fresh_copy(pristine, destination, contents, workspace=task["workspace"])
+    except (WorkspaceError, OSError, UnicodeDecodeError) as exc:
+        result = _result(state, passed=False, reason=f"could not build the fresh copy: {exc}", files=files)
+    else:
+        crash_point("confirm:copied")
+        run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"))
+        update["budget"] = {"test_runs": 1}
+        reason = "" if run.passed else (
+            f"the tests passed in the agent's workspace ({state.get('confirmed_outcome')}) but not in a fresh "
+            f"copy of the project with only the session's edits applied: {run.outcome}")
+        result = _result(state, passed=run.passed, reason=reason, files=files, run=run)
+    update["confirm"] = result
+    if not result["passed"]:
+        update.update(status="unconfirmed", reason=result["reason"])
+    emit(task.get("run_dir"), "confirm", passed=result["passed"], outcome=result["outcome"], files=files,
+         reason=result["reason"])
+    if not task.get("run_dir"):
+        shutil.rmtree(run_dir, ignore_errors=True)
+    return update
