@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from astra_memory.redact import scrub
+from astra_memory.redact import scrub_data
 
 
 def emit(run_dir: str | Path | None, kind: str, **data: Any) -> None:
@@ -16,9 +16,11 @@ def emit(run_dir: str | Path | None, kind: str, **data: Any) -> None:
         return
     path = Path(run_dir) / "events.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps({"ts": datetime.now(timezone.utc).isoformat(), "event": kind, **data}, default=str)
+    # Scrubbed as data, before it is JSON: a pattern never has to match across JSON escapes.
+    event = scrub_data(json.loads(json.dumps(data, default=str)))
+    line = json.dumps({"ts": datetime.now(timezone.utc).isoformat(), "event": kind, **event})
     with open(path, "a", encoding="utf-8") as handle:
-        handle.write(scrub(line) + "\n")
+        handle.write(line + "\n")
 
 
 def read_events(run_dir: str | Path) -> list[dict[str, Any]]:

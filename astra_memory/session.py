@@ -21,12 +21,12 @@ from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.models.live import is_live, preflight
+from astra_memory.redact import scrub_data
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.testrun import TestRun, run_tests
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
@@ -133,7 +133,8 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     if agent.graph.get_state(agent.config(task["session_id"])).values:
         raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
     context = _guarded(agent, context or Context(model=task.get("model")), task)
-    task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model")))}
+    task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
+            **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed
     return _drive(agent, {"task": task}, task["session_id"], context, on_update)
 
 
@@ -190,21 +191,3 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
             "updated": snapshot.created_at,
         })
     return rows
-
-
-def retest_on_original(scenario: Scenario, workspace: Path, destination: Path) -> TestRun:
-    """Re-run the scenario's original, untouched tests against the fixed source in a fresh copy.
-
-    A fix that edited the acceptance tests does not count: the tests come from the template.
-    """
-    scenario.copy_to(destination)
-    for source in Path(workspace).rglob("*"):
-        rel = source.relative_to(workspace)
-        if source.is_dir() or "__pycache__" in rel.parts or any(
-            rel.as_posix() == p or rel.as_posix().startswith(p + "/") for p in scenario.protected
-        ):
-            continue
-        target = destination / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(source.read_bytes())
-    return run_tests(destination, scenario.test_command, env=scenario.env)

@@ -60,7 +60,8 @@ def _refuse_symlinks(root: Path, rel: str) -> Path:
     for part in Path(rel).parts:
         target = target / part
         if target.is_symlink():
-            raise WorkspaceError(f"{rel}: {target.relative_to(root)} is a symlink in the snapshot; refusing to write through it")
+            raise WorkspaceError(f"{rel}: {target.relative_to(root)} is a symlink in the snapshot; "
+                                 "refusing to write through it")
     return target
 
 

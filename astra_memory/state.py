@@ -17,6 +17,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
+from astra_memory.redact import scrub
+
 Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed"]
 RunPhase = Literal["observe", "confirm"]
 
@@ -150,16 +152,17 @@ class AgentState(TypedDict, total=False):
 
 
 def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
-    """A testrun.TestRun as the state keeps it (observe and test both build it here)."""
+    """A testrun.TestRun as the state keeps it (observe and test both build it here); its output
+    scrubbed of secrets, as everything checkpointed."""
     return RunRecord(command=run.command, exit_code=run.exit_code, passed=run.passed, counts=dict(run.counts),
-                         output=run.output, duration_s=run.duration_s, timed_out=run.timed_out,
+                         output=scrub(run.output), duration_s=run.duration_s, timed_out=run.timed_out,
                          outcome=run.outcome, phase=phase, edits_seen=edits_seen)
 
 
 def edit_info(record: Any) -> EditInfo:
-    """A workspace.EditRecord as the state keeps it."""
+    """A workspace.EditRecord as the state keeps it (the diff scrubbed; the hashes are of the real file)."""
     return EditInfo(path=record.path, before_sha256=record.before_sha256, after_sha256=record.after_sha256,
-                    diff=record.diff)
+                    diff=scrub(record.diff))
 
 
 def memory_result(query: str, hits: list[Any], text: str) -> MemoryResult:

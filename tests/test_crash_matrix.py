@@ -2,8 +2,9 @@
 and compare with an uncrashed run of the same two-attempt scenario.
 
 Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/crash.py), never by
-sleeping. The points: after every node boundary of a two-attempt run (14), inside every model call
-(5), inside every test subprocess (3), between each applied edit and its checkpoint (2), and
+sleeping. The points: after every node boundary of a two-attempt run (15), inside every model call
+(5), inside every test subprocess (4: observe, two attempts, the fresh-copy confirmation), between
+each applied edit and its checkpoint (2), between building the fresh copy and its test run (1), and
 between the memory write and its checkpoint (1).
 
 One suite, both backends: the matrix is parametrised over SQLite (files under each point's own
@@ -62,7 +63,7 @@ error_type = "AssertionError"
 fix_description = "Strip whitespace around comma-separated values and drop blank entries."
 '''
 NODE_SEQUENCE = ["observe", "memory_search", "investigate", "tools", "investigate", "edit", "investigate",
-                 "test", "investigate", "edit", "investigate", "test", "store", "report"]
+                 "test", "investigate", "edit", "investigate", "test", "confirm", "store", "report"]
 
 
 def _node_points() -> list[str]:
@@ -74,8 +75,8 @@ def _node_points() -> list[str]:
     return points
 
 
-POINTS = (_node_points() + [f"model:call:#{n}" for n in range(1, 6)] + [f"test:running:#{n}" for n in range(1, 4)]
-          + ["edit:applied:#1", "edit:applied:#2", "store:written"])
+POINTS = (_node_points() + [f"model:call:#{n}" for n in range(1, 6)] + [f"test:running:#{n}" for n in range(1, 5)]
+          + ["edit:applied:#1", "edit:applied:#2", "confirm:copied", "store:written"])
 THREAD = "crash-thread"
 
 
@@ -124,7 +125,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
 
 
 def test_matrix_covers_every_named_point():
-    assert len(POINTS) == 25 and len(set(POINTS)) == 25
+    assert len(POINTS) == 27 and len(set(POINTS)) == 27
 
 
 def test_uncrashed_run_is_the_reference(matrix):
@@ -132,6 +133,7 @@ def test_uncrashed_run_is_the_reference(matrix):
     assert ref["first"].returncode == 0, ref["first"].stderr
     values = ref["after"]["values"]
     assert values["status"] == "fixed" and values["attempts"] == 2 and len(values["edits"]) == 2
+    assert values["confirm"]["passed"] and values["budget"]["test_runs"] == 4  # observe, 2 attempts, confirm
     assert len(ref["after"]["records"]) == 1
     # On PostgreSQL nothing went to SQLite files: checkpoints, memory and ledger are in the database.
     assert sorted(p.name for p in ref["home"].glob("*.sqlite")) == (
@@ -147,6 +149,7 @@ def test_crash_and_resume(matrix, point):
     summary = json.loads(run["resumed"].stdout)
     final = run["after"]["values"]
     assert summary["status"] == final["status"] == "fixed"
+    assert final["confirm"]["passed"] and final["confirm"]["edits_seen"] == 2  # confirmed in a fresh copy
     # Another process lists the killed thread, and resume by its id ran whatever was left.
     (listed,) = run["before"]["threads"]
     assert listed["thread_id"] == THREAD and summary["resumed"] is bool(listed["next"])

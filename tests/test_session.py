@@ -9,7 +9,7 @@ from astra_memory.context import Context
 from astra_memory.errors import ScenarioError
 from astra_memory.graph import builder
 from astra_memory.scenarios import list_scenarios, load_scenario
-from astra_memory.session import retest_on_original, start_session, workspace_task
+from astra_memory.session import start_session, workspace_task
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
@@ -33,12 +33,15 @@ def test_graph_invoke_from_a_plain_script(tmp_path, settings):
     assert not (load_scenario("alpha").template / "app" / "settings.py").read_text().count("strip()")
 
 
-def test_the_fixed_source_passes_the_original_tests_in_a_fresh_copy(agent, settings, tmp_path):
+def test_the_fix_is_confirmed_against_the_original_tests_in_a_fresh_copy(agent, settings):
+    """The snapshot is taken before the first test run: a test file changed in the workspace after
+    that does not reach the fresh copy."""
     task = task_with_script(settings, "retest")
-    start_session(agent, task)
-    (Path(task["workspace"]) / "tests" / "test_cors.py").write_text("def test_nothing():\n    pass\n")
-    run = retest_on_original(load_scenario("alpha"), Path(task["workspace"]), tmp_path / "fresh")
-    assert run.passed and run.outcome == "pytest passed with exit code 0 (4 passed)"
+    original = (Path(task["workspace"]) / "tests" / "test_cors.py").read_text()
+    final = start_session(agent, task)
+    assert final["confirm"]["passed"] and final["confirm"]["outcome"] == "pytest passed with exit code 0 (4 passed)"
+    assert (Path(final["pristine"]) / "tests" / "test_cors.py").read_text() == original
+    assert (Path(task["run_dir"]) / "confirm" / "tests" / "test_cors.py").read_text() == original
 
 
 def test_a_passing_project_ends_nothing_to_fix(agent, settings, tmp_path):

@@ -12,7 +12,7 @@ confirmed fix: session k starts with the k-1 fixes of its siblings (other projec
 bug).
 
 Everything goes through the library a user's session uses: ``open_agent``, ``scenario_task``,
-``start_session`` and ``retest_on_original``. With the scripted model (the default) the request
+``start_session``; "original tests" is the confirm node's run in a fresh copy of the project. With the scripted model (the default) the request
 and tool-call counts are fixed by each scenario's script, so they show the harness is the same
 in every session, not that memory saved work; ``--model`` runs a live model instead.
 """
@@ -31,7 +31,7 @@ from astra_memory.errors import ScenarioError
 from astra_memory.events import read_events
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import list_scenarios, load_scenario
-from astra_memory.session import new_thread_id, open_agent, retest_on_original, scenario_task, start_session
+from astra_memory.session import new_thread_id, open_agent, scenario_task, start_session
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 
@@ -46,7 +46,7 @@ def _session_row(agent, scenario, settings, thread_id: str, model: str, context)
     wall = time.perf_counter() - started
     summary = summarize(final)
     run_dir = Path(task["run_dir"])
-    retest = retest_on_original(scenario, Path(task["workspace"]), run_dir / "retest")
+    fresh = summary["confirm"] or {}  # the confirm node's fresh-copy run (nodes/confirm.py)
     return {
         "scenario": scenario.name,
         "project": scenario.project,
@@ -59,8 +59,9 @@ def _session_row(agent, scenario, settings, thread_id: str, model: str, context)
         "test_runs": summary["test_runs"],
         "wall_time_s": round(wall, 3),
         "stored_memory_id": summary["stored_memory_id"],
-        "original_tests_passed": retest.passed,
-        "original_tests_outcome": retest.outcome,
+        "original_tests_passed": bool(fresh.get("passed")),
+        "original_tests_outcome": (fresh.get("outcome") or fresh.get("reason")
+                                   or "no fresh-copy run (no passing fix)"),
     }
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, convert_to_openai_messages
 
-from astra_memory.redact import REDACTED, scrub
+from astra_memory.redact import REDACTED, scrub, scrub_data
 
 TRANSCRIPT_FILE = "transcript.jsonl"
 MIN_SECRET_LENGTH = 8  # shorter values (e.g. "ollama") are placeholders, and replacing them would mangle text
@@ -57,7 +57,8 @@ class Transcript:
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps({"ts": datetime.now(timezone.utc).isoformat(), "kind": kind, **data}, default=str)
+        data = scrub_data(json.loads(json.dumps(data, default=str)))  # as data: no pattern spans a JSON escape
+        line = json.dumps({"ts": datetime.now(timezone.utc).isoformat(), "kind": kind, **data})
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write(redact_secrets(line, self.secrets) + "\n")
 

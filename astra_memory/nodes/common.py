@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
+from astra_memory.redact import scrub
 from astra_memory.rules.gates import last_ai_message
 from astra_memory.rules.limits import LimitHit, check_limits
 from astra_memory.rules.protected import protected_paths
@@ -37,7 +38,8 @@ def current_calls(state: AgentState) -> tuple[AIMessage | None, list[dict]]:
 
 
 def reply(call: dict, content: str, *, error: bool = False) -> ToolMessage:
-    return ToolMessage(content=content, tool_call_id=call["id"], name=call.get("name") or "unknown",
+    """A tool observation, scrubbed: it is checkpointed and sent to the model (file contents, paths, diffs)."""
+    return ToolMessage(content=scrub(content), tool_call_id=call["id"], name=call.get("name") or "unknown",
                        status="error" if error else "success")
 
 

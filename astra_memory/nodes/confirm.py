@@ -25,6 +25,7 @@ from astra_memory.crash import crash_point
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of, workspace_of
+from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_confirmed
 from astra_memory.snapshot import fresh_copy
 from astra_memory.state import AgentState, ConfirmResult, EditInfo
@@ -68,7 +69,7 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
 def _result(state: AgentState, *, passed: bool, reason: str, files: list[str], run=None) -> ConfirmResult:
     return ConfirmResult(passed=passed, outcome=run.outcome if run else "", exit_code=run.exit_code if run else None,
                          counts=dict(run.counts) if run else {},
-                         output_tail=run.output[-OUTPUT_TAIL_CHARS:] if run else "",
+                         output_tail=scrub(run.output[-OUTPUT_TAIL_CHARS:]) if run else "",
                          confirms=state.get("confirmed_outcome") or "", edits_seen=len(state.get("edits") or []),
                          files=files, reason=reason)
 

@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of, fix_memory
+from astra_memory.redact import scrub
 from astra_memory.state import AgentState, memory_result
 from astra_memory.stores.format import format_hits
 from astra_memory.symptoms import Failure, symptom_query
@@ -21,7 +22,7 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     hits = fix_memory(runtime).search_codebase_memory(query, top_k=context_of(runtime).memory_top_k)
     text = format_hits(hits)
     memory = memory_result(query, hits, text)  # delivered, even when empty
-    brief = (
+    brief = scrub(
         f"Task: {task.get('prompt', '').strip()}\n\n"
         f"Observed failure (from `{task['test_command']}`):\n"
         f"{json.dumps(failure.to_dict(), indent=1)}\n\n"

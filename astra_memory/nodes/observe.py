@@ -36,7 +36,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         return {"status": "failed", "reason": reason, "last_node": "observe"}
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
                     env=task.get("test_env"))
-    update: dict = {"test_runs": [run_record(run, phase="observe", edits_seen=0)], "budget": {"test_runs": 1},
+    record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
+    update: dict = {"test_runs": [record], "budget": {"test_runs": 1},
                     "pristine": pristine, "last_node": "observe"}
     if run.passed:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
@@ -45,9 +46,9 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     elif run.exit_code in UNRUNNABLE_EXIT_CODES:
         update.update(status="failed",
                       reason=f"{UNRUNNABLE_EXIT_CODES[run.exit_code]} (exit code {run.exit_code}): "
-                             f"{run.output.strip()[-300:]}")
+                             f"{record['output'].strip()[-300:]}")
     else:
-        update["failure"] = parse_failure(run.output).to_dict()
+        update["failure"] = parse_failure(record["output"]).to_dict()
     emit(task.get("run_dir"), "observe", exit_code=run.exit_code, counts=run.counts,
          outcome=run.outcome, failure=update.get("failure"), status=update.get("status"))
     return update

@@ -9,13 +9,14 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.redact import scrub_data
 from astra_memory.state import AgentState
 
 
 def summarize(state: AgentState) -> dict:
-    """The session in one JSON-able dict (also what the CLI prints)."""
+    """The session in one JSON-able dict (also what the CLI prints), scrubbed of secrets."""
     task, budget = state.get("task") or {}, state.get("budget") or {}
-    return {
+    return scrub_data({
         "thread_id": task.get("session_id"),
         "scenario": task.get("scenario"),
         "project": task.get("project"),
@@ -36,7 +37,7 @@ def summarize(state: AgentState) -> dict:
         "input_tokens": int(budget.get("input_tokens", 0)),
         "output_tokens": int(budget.get("output_tokens", 0)),
         "cost_usd": round(float(budget.get("cost_usd", 0.0)), 6),
-    }
+    })
 
 
 def report(state: AgentState, runtime: Runtime[Context]) -> dict:

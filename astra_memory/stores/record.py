@@ -6,15 +6,14 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from astra_memory.errors import MemoryValidationError
-from astra_memory.redact import scrub
+from astra_memory.redact import scrub_data
 
 SCHEMA_VERSION = 1
 # A fixed namespace so that the same fix gets the same id on every machine.
 MEMORY_ID_NAMESPACE = uuid.UUID("4b0c1d8e-6f1a-5c3e-9a57-a57a0c0de0e1")
-_TEXT_FIELDS = ("symptom", "error_type", "fix_description", "diff", "outcome", "project")
 
 
 def memory_id_for(*, session_id: str, fix_description: str, error_type: str, outcome: str,
@@ -30,7 +29,7 @@ def utc_now() -> datetime:
 
 
 class FixRecord(BaseModel):
-    """One confirmed fix. Every text field is scrubbed of secrets before it is stored."""
+    """One confirmed fix. Every string field (ids, paths, model name included) is scrubbed of secrets."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -64,10 +63,10 @@ class FixRecord(BaseModel):
             raise ValueError("every file path must be 1-500 characters")
         return cleaned
 
-    @field_validator(*_TEXT_FIELDS)
+    @model_validator(mode="before")
     @classmethod
-    def _scrubbed(cls, value: str) -> str:
-        return scrub(value)
+    def _scrubbed(cls, value: Any) -> Any:
+        return scrub_data(value) if isinstance(value, dict) else value
 
     @property
     def embed_text(self) -> str:
