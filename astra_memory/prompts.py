@@ -15,10 +15,11 @@ How this session works:
 - Use one tool call per turn. Your tools:
 {tools}
 - Read-only tools ({read}) change nothing. Make changes only with {edit} (exact, unique old_text).
-- Fix the source, not the tests: the acceptance tests and the test configuration are read-only.
-- When your edits are complete, call {finish}. The tests are then run;
-  only a passing run is stored as a confirmed fix. If they fail you will see the output and can
-  continue.
+- Fix the source, not the tests: the acceptance tests and the test machinery (every conftest.py,
+  pytest/tox/nox configuration, setup.cfg, pyproject.toml, the test command's script) are read-only.
+- When your edits are complete, call {finish}. The tests are then run, and a pass is run again in
+  a fresh copy of the project with only your edits applied; only a fix that passes both is stored
+  as confirmed. If they fail in the workspace you will see the output and can continue.
 - Paths are relative to the workspace root.
 """
 

@@ -21,7 +21,7 @@ from typing import Any
 
 REDACTED = "[REDACTED]"
 
-# (what it is, pattern). Order matters only where one format contains another (PEM first).
+# (what it is, pattern), applied in this order (PEM first: its body may hold anything).
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
     # PEM private keys: the whole block; a block cut off before its END line loses everything after BEGIN.
     ("pem private key", r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -40,8 +40,8 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
     ("sendgrid key", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
     # header.payload.signature, the first two base64url JSON objects (so they start with "eyJ")
     ("json web token", r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
-    ("bearer token", r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{8,}"),
-    ("basic auth header", r"(?i)(?<=authorization: basic )[A-Za-z0-9+/=]{8,}"),
+    ("bearer token", r"\b(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}"),
+    ("basic auth header", r"(?i:(?<=authorization: basic ))[A-Za-z0-9+/=]{8,}"),
 ))
 # user:password@host in a URL (any scheme, or none, as in a bare `user:pass@db.example.com:5432`);
 # bounded and anchored: an unbounded scheme backtracks quadratically over long base64-like runs.
