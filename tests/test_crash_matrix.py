@@ -125,7 +125,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
 
 
 def test_matrix_covers_every_named_point():
-    assert len(POINTS) == 27 and len(set(POINTS)) == 27
+    assert len(POINTS) == 28 and len(set(POINTS)) == 28
 
 
 def test_uncrashed_run_is_the_reference(matrix):
