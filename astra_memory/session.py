@@ -18,12 +18,13 @@ from astra_memory.backends import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
 from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
-from astra_memory.errors import AstraError, ScenarioError
+from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.models.live import is_live, preflight
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
+from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.testrun import TestRun, run_tests
@@ -73,31 +74,6 @@ def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
 
 def new_thread_id(prefix: str = "session") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
-
-
-def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted") -> Task:
-    """A task on a fresh copy of a bundled scenario, under the session's run directory."""
-    run_dir = settings.run_dir(thread_id)
-    workspace = scenario.copy_to(run_dir / "workspace")
-    return Task(workspace=str(workspace.resolve()), test_command=scenario.test_command, prompt=scenario.prompt,
-                project=scenario.project, scenario=scenario.name, script=scenario.solution, model=model,
-                protected=list(scenario.protected), test_env=dict(scenario.env), run_dir=str(run_dir.resolve()),
-                session_id=thread_id)
-
-
-def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
-                   prompt: str = "", model: str = "scripted", protected: list[str] | None = None) -> Task:
-    """A task on the user's own project, edited in place."""
-    workspace = workspace.resolve()
-    if not workspace.is_dir():
-        raise ScenarioError(f"workspace {workspace} is not a directory")
-    run_dir = settings.run_dir(thread_id)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    return Task(workspace=str(workspace), test_command=test_command,
-                prompt=prompt or f"The tests (`{test_command}`) fail. Fix the source so that they pass.",
-                project=workspace.name, scenario=None, script=None, model=model,
-                protected=protected if protected is not None else ["tests"],
-                run_dir=str(run_dir.resolve()), session_id=thread_id)
 
 
 def _drive(agent: Agent, payload: dict | None, thread_id: str, context: Context,

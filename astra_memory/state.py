@@ -55,6 +55,7 @@ class Task(TypedDict, total=False):
     run_dir: str  # where events, edit journals and evidence of this session go
     session_id: str  # = thread id
     knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)
+    approve_edits: bool  # a human approves each edit before it is applied (nodes/approve.py)
 
 
 class RunRecord(TypedDict):
@@ -114,6 +115,15 @@ class FixInfo(TypedDict):
     error_type: str
 
 
+class ApprovalInfo(TypedDict):
+    """A human's answer to one proposed edit (nodes/approve.py)."""
+
+    tool_call_id: str
+    path: str
+    decision: Literal["approve", "reject", "edit"]
+    reason: str
+
+
 class AgentState(TypedDict, total=False):
     task: Task
     messages: Annotated[list[AnyMessage], add_messages]  # the model conversation
@@ -130,6 +140,7 @@ class AgentState(TypedDict, total=False):
     status: Status | None  # the named end of the run
     reason: str | None  # why the run ended the way it did
     last_node: str
+    approvals: Annotated[list[ApprovalInfo], operator.add]  # every answer to an approval request
 
 
 def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
