@@ -143,6 +143,16 @@ class AgentState(TypedDict, total=False):
     approvals: Annotated[list[ApprovalInfo], operator.add]  # every answer to an approval request
 
 
+class InputState(TypedDict):
+    """What a session starts from (the graph's input schema: LangGraph Studio builds its form from it).
+
+    ``{"task": {"scenario": "alpha"}}`` or ``{"task": {"workspace": "/abs/path", "test_command": "..."}}``;
+    the ``prepare`` node fills in the rest (astra_memory/tasks.py).
+    """
+
+    task: Task
+
+
 def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
     """A testrun.TestRun as the state keeps it (observe and test both build it here)."""
     return RunRecord(command=run.command, exit_code=run.exit_code, passed=run.passed, counts=dict(run.counts),

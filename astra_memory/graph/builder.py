@@ -22,11 +22,11 @@ from astra_memory.rules.routing import (
     route_after_step,
     route_after_test,
 )
-from astra_memory.state import AgentState
+from astra_memory.state import AgentState, InputState
 
 
 def build_graph() -> StateGraph:
-    builder = StateGraph(AgentState, context_schema=Context)
+    builder = StateGraph(AgentState, input_schema=InputState, context_schema=Context)
     builder.add_node("prepare", prepare)  # checks and completes the input task
     builder.add_node("observe", observe)
     builder.add_node("memory_search", memory_search)
