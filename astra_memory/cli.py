@@ -219,6 +219,24 @@ def threads(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
+def graph(
+    mermaid: Annotated[bool, typer.Option("--mermaid", help="Print the graph as Mermaid (the default).")] = True,
+    readme: Annotated[Optional[Path], typer.Option(help="Rewrite the generated graph block in this file.")] = None,
+) -> None:
+    """The agent graph as a picture (Mermaid), drawn from the compiled graph itself."""
+    from astra_memory.graph.picture import mermaid as draw, update_readme
+
+    if readme is None:
+        sys.stdout.write(draw())
+        return
+    try:
+        changed = update_readme(readme)
+    except (OSError, ValueError) as exc:
+        _fail(str(exc))
+    err.print(f"{readme}: graph block {'updated' if changed else 'already current'}")
+
+
+@app.command()
 def scenarios(as_json: JsonOpt = False) -> None:
     """List the bundled scenarios."""
     from astra_memory.scenarios import list_scenarios

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from astra_memory.context import Context, recorded_knobs
 from astra_memory.errors import AstraError, ScenarioError
+from astra_memory.models.live import is_live
 from astra_memory.scenarios import Scenario, load_scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
@@ -152,6 +153,12 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
     """
     given = parse_task_input(raw)
     model = given.model or context.model or "scripted"
+    if is_live(model) and context.ledger is None:
+        raise TaskInputError(
+            f"task.model: {model} is a live model, and live requests go through the cost guard's ledger, which "
+            "this graph was not given (LangGraph Studio does not open one yet). Run live models from the CLI "
+            "(astra-memory run ... --model openai:<name> --approve-live-cost) or pass Context(ledger=...) from a "
+            "script; here use the scripted model on a bundled scenario")
     complete = bool(given.workspace and given.test_command and given.run_dir and given.session_id)
     if complete:
         task = Task(**given.model_dump(exclude_none=True))
