@@ -262,9 +262,11 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     from astra_memory.models.live import is_live
 
     settings = _settings()
+    if (given or {}).get("approve_edits"):
+        _fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
     context = replace(Context(), **(given or {}))
     model = context.model or "scripted"
-    context = replace(context, model=model)
+    context = replace(context, model=model, approve_edits=False)
 
     def on_session(name: str, info: dict) -> None:
         if not as_json:

@@ -25,9 +25,9 @@ from astra_memory.models.live import is_live, preflight
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
-from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
+from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
 from astra_memory.testrun import TestRun, run_tests
 
 RECURSION_LIMIT = 200
