@@ -82,6 +82,8 @@ def _progress(quiet: bool):
         elif node == "investigate" and update.get("messages"):
             calls = update["messages"][-1].tool_calls
             detail = ", ".join(c["name"] for c in calls) or "no tool call"
+        elif node == "approve" and update.get("approvals"):
+            detail = f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}"
         elif node == "edit" and update.get("edits"):
             detail = update["edits"][-1]["path"]
         elif node == "test" and update.get("test_runs"):
@@ -129,9 +131,11 @@ def run(
     given: dict[str, Any] | None = None,
 ) -> None:
     """Run one session: on a fresh copy of a bundled scenario, or on your project in place."""
+    from astra_memory.cli_approval import approval_default, ask_on_terminal, interactive
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
-    from astra_memory.session import new_thread_id, open_agent, scenario_task, start_session, workspace_task
+    from astra_memory.session import (new_thread_id, open_agent, pending_approval, scenario_task, start_session,
+                                      workspace_task)
 
     settings = _settings()
     if (scenario is None) == (workspace is None):
@@ -140,6 +144,9 @@ def run(
         _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
     try:
         context = replace(Context(), **(given or {}))
+        if context.approve_edits is None:
+            context = replace(context, approve_edits=approval_default(workspace_run=workspace is not None,
+                                                                      interactive=interactive()))
         model = context.model or "scripted"
         _preflight_live(model, context)
         with open_agent(settings) as agent:
@@ -149,12 +156,22 @@ def run(
             else:
                 task = workspace_task(workspace, test_command, settings, tid, model=model)
             err.print(f"[bold]session {tid}[/bold] ({task['project']}, model {model}); data in {settings.home}")
-            final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json))
+            final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json),
+                                  on_approval=ask_on_terminal(err) if context.approve_edits else None)
+            waiting = pending_approval(agent, tid)
     except AstraError as exc:
         _fail(str(exc))
-    summary = summarize(final)
-    _print_json(summary) if as_json else _print_summary(summary)
-    raise typer.Exit(_session_exit(summary))
+    _finish(summarize(final), waiting, as_json)
+
+
+def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) -> None:
+    """Print the session's end (or that it waits for an approval) and exit with its code."""
+    if waiting is not None:
+        summary = {**summary, "status": "waiting_for_approval",
+                   "reason": f"an edit to {waiting['path']} waits for your answer; "
+                             f"run `astra-memory resume {summary['thread_id']}` to answer it"}
+    _print_json({**summary, **extra}) if as_json else _print_summary(summary)
+    raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
 
 @app.command()
@@ -162,8 +179,9 @@ def run(
 def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """Continue an interrupted session from its last checkpoint, under the knobs it started with
     (options given again win)."""
+    from astra_memory.cli_approval import ask_on_terminal
     from astra_memory.nodes.report import summarize
-    from astra_memory.session import open_agent, resume_session, resumed_context, thread_state
+    from astra_memory.session import open_agent, pending_approval, resume_session, resumed_context, thread_state
 
     try:
         with open_agent(_settings()) as agent:
@@ -171,14 +189,15 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
             snapshot = thread_state(agent, thread_id)
             if snapshot.next:
                 _preflight_live(context.model, context)  # the key probe asks the session's server
-            final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json))
+            final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
+                                        on_approval=ask_on_terminal(err))
+            waiting = pending_approval(agent, thread_id)
     except AstraError as exc:
         _fail(str(exc))
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume")
-    _print_json({**summary, "resumed": ran}) if as_json else _print_summary(summary)
-    raise typer.Exit(_session_exit(summary))
+    _finish(summary, waiting, as_json, resumed=ran)
 
 
 @app.command()
@@ -198,6 +217,24 @@ def threads(as_json: JsonOpt = False) -> None:
         table.add_row(r["thread_id"], r["status"], r["last_node"] or "", ",".join(r["next"]),
                       r["project"] or "", str(r["updated"] or "")[:19])
     console.print(table if rows else "no sessions yet")
+
+
+@app.command()
+def graph(
+    mermaid: Annotated[bool, typer.Option("--mermaid", help="Print the graph as Mermaid (the default).")] = True,
+    readme: Annotated[Optional[Path], typer.Option(help="Rewrite the generated graph block in this file.")] = None,
+) -> None:
+    """The agent graph as a picture (Mermaid), drawn from the compiled graph itself."""
+    from astra_memory.graph.picture import mermaid as draw, update_readme
+
+    if readme is None:
+        sys.stdout.write(draw())
+        return
+    try:
+        changed = update_readme(readme)
+    except (OSError, ValueError) as exc:
+        _fail(str(exc))
+    err.print(f"{readme}: graph block {'updated' if changed else 'already current'}")
 
 
 @app.command()
@@ -226,9 +263,11 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     from astra_memory.models.live import is_live
 
     settings = _settings()
+    if (given or {}).get("approve_edits"):
+        _fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
     context = replace(Context(), **(given or {}))
     model = context.model or "scripted"
-    context = replace(context, model=model)
+    context = replace(context, model=model, approve_edits=False)
 
     def on_session(name: str, info: dict) -> None:
         if not as_json:

@@ -29,6 +29,10 @@ SESSION_OPTIONS: dict[str, Any] = {
         "--max-tool-calls", min=1, help="Tool calls per session (default 60).")],
     "test_timeout_s": Annotated[Optional[float], typer.Option(
         "--test-timeout", min=1, help="Seconds a test run may take (default 120).")],
+    "approve_edits": Annotated[Optional[bool], typer.Option(
+        "--approve-edits/--no-approve-edits", help="Show each proposed edit and ask before it is applied "
+        "(ASTRA_APPROVE_EDITS; default: ask for --workspace runs on a terminal, not for bundled scenarios or "
+        "scripts; resume: the session's).")],
     "base_url": Annotated[Optional[str], typer.Option(
         "--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL).", rich_help_panel=_LIVE)],
     "use_responses_api": Annotated[Optional[bool], typer.Option(
@@ -55,6 +59,9 @@ SESSION_OPTIONS: dict[str, Any] = {
 }
 
 
+FALSE_IS_GIVEN = ("use_responses_api", "approve_edits")  # --chat-completions, --no-approve-edits
+
+
 def session_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Add the shared options to ``command``, which receives them as ``given`` (a dict of Context
     knobs the user set; a flag left off is not 'given', so the environment can still set it)."""
@@ -69,7 +76,7 @@ def session_options(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         options = {name: kwargs.pop(name, None) for name in SESSION_OPTIONS}
         given = {name: value for name, value in options.items() if value is not None and value is not False
-                 or (name == "use_responses_api" and value is False)}
+                 or (name in FALSE_IS_GIVEN and value is False)}
         return command(*args, given=given, **kwargs)
 
     wrapper.__signature__ = inspect.Signature(own + shared)  # what typer reads

@@ -1,8 +1,14 @@
 """Named errors. Each one is a rule the agent enforces, not only a prompt it was given."""
 
 
-class AstraError(Exception):
-    """Base class of every error this package raises on purpose."""
+class AstraError(ValueError):
+    """Base class of every error this package raises on purpose.
+
+    A ``ValueError``: langgraph-api (``langgraph dev``, LangGraph Studio) passes the message of a
+    ``ValueError`` through to the client and replaces that of an arbitrary ``Exception`` with "An
+    internal error occurred" (``langgraph_api.serde.default``). Every message here is written for
+    the user, so Studio shows it as it is.
+    """
 
 
 class MemoryGateError(AstraError):

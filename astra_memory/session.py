@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
 
 from astra_memory.backends import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
 from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
-from astra_memory.errors import AstraError, ScenarioError
+from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.models.live import is_live, preflight
 from astra_memory.redact import scrub_data
@@ -27,9 +28,11 @@ from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
+from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
+OnApproval = Callable[[dict[str, Any]], Any]  # an approval request -> the answer (nodes/approve.py)
 
 
 class UnknownThreadError(AstraError):
@@ -75,39 +78,38 @@ def new_thread_id(prefix: str = "session") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
 
 
-def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted") -> Task:
-    """A task on a fresh copy of a bundled scenario, under the session's run directory."""
-    run_dir = settings.run_dir(thread_id)
-    workspace = scenario.copy_to(run_dir / "workspace")
-    return Task(workspace=str(workspace.resolve()), test_command=scenario.test_command, prompt=scenario.prompt,
-                project=scenario.project, scenario=scenario.name, script=scenario.solution, model=model,
-                protected=list(scenario.protected), test_env=dict(scenario.env), run_dir=str(run_dir.resolve()),
-                session_id=thread_id)
+class StopAsking(Exception):
+    """Raised by an ``on_approval`` callback that cannot answer now (no terminal, end of input):
+    the session stays waiting at its approval, and ``resume`` asks again."""
 
 
-def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
-                   prompt: str = "", model: str = "scripted", protected: list[str] | None = None) -> Task:
-    """A task on the user's own project, edited in place."""
-    workspace = workspace.resolve()
-    if not workspace.is_dir():
-        raise ScenarioError(f"workspace {workspace} is not a directory")
-    run_dir = settings.run_dir(thread_id)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    return Task(workspace=str(workspace), test_command=test_command,
-                prompt=prompt or f"The tests (`{test_command}`) fail. Fix the source so that they pass.",
-                project=workspace.name, scenario=None, script=None, model=model,
-                protected=protected if protected is not None else ["tests"],
-                run_dir=str(run_dir.resolve()), session_id=thread_id)
+def pending_approval(agent: Agent, thread_id: str) -> dict[str, Any] | None:
+    """The approval request a thread is waiting on (nodes/approve.py), or None."""
+    snapshot = agent.graph.get_state(agent.config(thread_id))
+    for interrupt in getattr(snapshot, "interrupts", ()) or ():
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approve_edit":
+            return interrupt.value
+    return None
 
 
-def _drive(agent: Agent, payload: dict | None, thread_id: str, context: Context,
-           on_update: OnUpdate | None) -> dict[str, Any]:
-    for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
-                                    stream_mode="updates", durability="sync"):
-        for node, update in chunk.items():
-            if on_update is not None and not node.startswith("__"):
-                on_update(node, update or {})
-            crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
+def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
+           on_update: OnUpdate | None, on_approval: OnApproval | None = None) -> dict[str, Any]:
+    """Stream the graph; at an approval request, ask ``on_approval`` and continue with its answer
+    (``Command(resume=...)``). Without an answer the thread stays waiting (``pending_approval``)."""
+    while True:
+        for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
+                                        stream_mode="updates", durability="sync"):
+            for node, update in chunk.items():
+                if on_update is not None and not node.startswith("__"):
+                    on_update(node, update or {})
+                crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
+        request = pending_approval(agent, thread_id) if on_approval is not None else None
+        if request is None:
+            break
+        try:
+            payload = Command(resume=on_approval(request))
+        except StopAsking:
+            break
     return agent.graph.get_state(agent.config(thread_id)).values
 
 
@@ -124,7 +126,7 @@ def _guarded(agent: Agent, context: Context, task: Task) -> Context:
 
 
 def start_session(agent: Agent, task: Task, *, context: Context | None = None,
-                  on_update: OnUpdate | None = None) -> dict[str, Any]:
+                  on_update: OnUpdate | None = None, on_approval: OnApproval | None = None) -> dict[str, Any]:
     """Run a new session to its end; returns the final state.
 
     The session's knobs (model, limits, live settings) are recorded in its task, so that a resume
@@ -135,7 +137,7 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     context = _guarded(agent, context or Context(model=task.get("model")), task)
     task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
             **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed
-    return _drive(agent, {"task": task}, task["session_id"], context, on_update)
+    return _drive(agent, {"task": task}, task["session_id"], context, on_update, on_approval)
 
 
 def thread_state(agent: Agent, thread_id: str):
@@ -160,10 +162,12 @@ def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | Non
 
 
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
-                   on_update: OnUpdate | None = None) -> tuple[dict[str, Any], bool]:
+                   on_update: OnUpdate | None = None,
+                   on_approval: OnApproval | None = None) -> tuple[dict[str, Any], bool]:
     """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
 
-    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``).
+    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A thread
+    waiting at an approval asks ``on_approval`` again (nothing was applied while it waited).
     """
     snapshot = thread_state(agent, thread_id)
     if snapshot is None:
@@ -171,7 +175,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
     if not snapshot.next:
         return snapshot.values, False
     context = _guarded(agent, context or resumed_context(agent, thread_id), snapshot.values["task"])
-    return _drive(agent, None, thread_id, context, on_update), True
+    return _drive(agent, None, thread_id, context, on_update, on_approval), True
 
 
 def list_threads(agent: Agent) -> list[dict[str, Any]]:
@@ -183,7 +187,8 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
         task = values.get("task") or {}
         rows.append({
             "thread_id": tid,
-            "status": values.get("status") or ("interrupted" if snapshot.next else "unknown"),
+            "status": values.get("status") or ("waiting_for_approval" if pending_approval(agent, tid)
+                                               else "interrupted" if snapshot.next else "unknown"),
             "last_node": values.get("last_node"),
             "next": list(snapshot.next),
             "scenario": task.get("scenario"),

@@ -36,11 +36,29 @@ def openai_api_key(*, required: bool = True) -> str:
     return key
 
 
+def default_home() -> Path:
+    """Where data lives when ``ASTRA_HOME`` is not set: ``$XDG_DATA_HOME/astra-memory``, else
+    ``~/.local/share/astra-memory``.
+
+    Not a folder under the current directory: ``langgraph dev`` reloads the server (and retries the
+    running session) whenever a ``.py`` file changes anywhere under the folder it serves, and every
+    session copies a project and edits it under ``runs/``.
+    """
+    xdg = os.environ.get("XDG_DATA_HOME", "").strip()
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
+    return base / "astra-memory"
+
+
+def _home() -> Path:
+    raw = os.environ.get("ASTRA_HOME", "").strip()
+    return Path(raw).expanduser() if raw else default_home()
+
+
 @dataclass(frozen=True)
 class Settings:
     """Where data lives, and which embeddings to use."""
 
-    home: Path = field(default_factory=lambda: Path(os.environ.get("ASTRA_HOME", ".astra")))
+    home: Path = field(default_factory=_home)  # ASTRA_HOME, else default_home()
     # "minilm" (the packaged all-MiniLM-L6-v2) or "hash" (deterministic, for tests only).
     embeddings: str = field(default_factory=lambda: os.environ.get("ASTRA_EMBEDDINGS", "minilm"))
     embedding_model_path: str | None = field(

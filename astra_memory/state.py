@@ -57,6 +57,7 @@ class Task(TypedDict, total=False):
     run_dir: str  # where events, edit journals and evidence of this session go
     session_id: str  # = thread id
     knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)
+    approve_edits: bool  # a human approves each edit before it is applied (nodes/approve.py)
 
 
 class RunRecord(TypedDict):
@@ -131,6 +132,15 @@ class FixInfo(TypedDict):
     error_type: str
 
 
+class ApprovalInfo(TypedDict):
+    """A human's answer to one proposed edit (nodes/approve.py)."""
+
+    tool_call_id: str
+    path: str
+    decision: Literal["approve", "reject", "edit"]
+    reason: str
+
+
 class AgentState(TypedDict, total=False):
     task: Task
     messages: Annotated[list[AnyMessage], add_messages]  # the model conversation
@@ -149,6 +159,17 @@ class AgentState(TypedDict, total=False):
     status: Status | None  # the named end of the run
     reason: str | None  # why the run ended the way it did
     last_node: str
+    approvals: Annotated[list[ApprovalInfo], operator.add]  # every answer to an approval request
+
+
+class InputState(TypedDict):
+    """What a session starts from (the graph's input schema: LangGraph Studio builds its form from it).
+
+    ``{"task": {"scenario": "alpha"}}`` or ``{"task": {"workspace": "/abs/path", "test_command": "..."}}``;
+    the ``prepare`` node fills in the rest (astra_memory/tasks.py).
+    """
+
+    task: Task
 
 
 def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:

@@ -132,6 +132,15 @@ class Workspace:
         return hits
 
     # -- the one write ----------------------------------------------------------------------
+    def preview_edit(self, path: str, old_text: str, new_text: str) -> str:
+        """The unified diff ``apply_edit`` would write, refused for the same reasons; nothing is written."""
+        target = self.resolve(path, for_write=True)
+        if len(new_text.encode("utf-8")) > MAX_WRITE_BYTES:
+            raise WorkspaceError(f"new_text is larger than {MAX_WRITE_BYTES} bytes; refusing the write")
+        if not target.is_file():
+            raise WorkspaceError(f"{path!r} is not an existing file in the workspace")
+        return _replaced(self.relative(target), target.read_text(encoding="utf-8"), old_text, new_text)[1]
+
     def apply_edit(self, path: str, old_text: str, new_text: str, *, journal: Path | None = None) -> EditRecord:
         """Replace the single exact occurrence of ``old_text`` with ``new_text``.
 
@@ -155,28 +164,28 @@ class Workspace:
                 raise WorkspaceError(
                     f"{rel} changed since this edit was journaled (sha256 {now[:12]}); refusing to guess"
                 )
-        if not old_text:
-            raise WorkspaceError("old_text must not be empty")
-        count = current.count(old_text)
-        if count != 1:
-            where = "not found" if count == 0 else f"found {count} times"
-            raise WorkspaceError(f"old_text {where} in {rel}; it must match exactly once")
-        updated = current.replace(old_text, new_text, 1)
-        if len(updated.encode("utf-8")) > MAX_WRITE_BYTES:
-            raise WorkspaceError(f"the edited {rel} would exceed {MAX_WRITE_BYTES} bytes; refusing the write")
-        diff = "".join(
-            difflib.unified_diff(
-                current.splitlines(keepends=True),
-                updated.splitlines(keepends=True),
-                fromfile=f"a/{rel}",
-                tofile=f"b/{rel}",
-            )
-        )
+        updated, diff = _replaced(rel, current, old_text, new_text)
         record = EditRecord(rel, sha256_text(current), sha256_text(updated), diff)
         if journal is not None:
             _write_atomic(journal, json.dumps(record.to_dict()))
         _write_atomic(target, updated)
         return record
+
+
+def _replaced(rel: str, current: str, old_text: str, new_text: str) -> tuple[str, str]:
+    """The file with the single exact occurrence of ``old_text`` replaced, and the unified diff."""
+    if not old_text:
+        raise WorkspaceError("old_text must not be empty")
+    count = current.count(old_text)
+    if count != 1:
+        where = "not found" if count == 0 else f"found {count} times"
+        raise WorkspaceError(f"old_text {where} in {rel}; it must match exactly once")
+    updated = current.replace(old_text, new_text, 1)
+    if len(updated.encode("utf-8")) > MAX_WRITE_BYTES:
+        raise WorkspaceError(f"the edited {rel} would exceed {MAX_WRITE_BYTES} bytes; refusing the write")
+    diff = "".join(difflib.unified_diff(current.splitlines(keepends=True), updated.splitlines(keepends=True),
+                                        fromfile=f"a/{rel}", tofile=f"b/{rel}"))
+    return updated, diff
 
 
 def _write_atomic(target: Path, text: str) -> None:

@@ -6,40 +6,47 @@ from langgraph.graph import END, START, StateGraph
 
 from astra_memory.context import Context
 from astra_memory.nodes.confirm import confirm
+from astra_memory.nodes.approve import approve
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
 from astra_memory.nodes.observe import observe
+from astra_memory.nodes.prepare import prepare
 from astra_memory.nodes.report import report
 from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
 from astra_memory.nodes.tool_calls import tools
 from astra_memory.rules.routing import (
     route_after_confirm,
+    route_after_approve,
     route_after_investigate,
     route_after_observe,
     route_after_step,
     route_after_test,
 )
-from astra_memory.state import AgentState
+from astra_memory.state import AgentState, InputState
 
 
 def build_graph() -> StateGraph:
-    builder = StateGraph(AgentState, context_schema=Context)
+    builder = StateGraph(AgentState, input_schema=InputState, context_schema=Context)
+    builder.add_node("prepare", prepare)  # checks and completes the input task
     builder.add_node("observe", observe)
     builder.add_node("memory_search", memory_search)
     builder.add_node("investigate", investigate)
     builder.add_node("tools", tools)
+    builder.add_node("approve", approve)  # a human's yes before each edit, when the task asks for it
     builder.add_node("edit", edit)
     builder.add_node("test", test)
     builder.add_node("confirm", confirm)
     builder.add_node("store", store)
     builder.add_node("report", report)
 
-    builder.add_edge(START, "observe")
+    builder.add_edge(START, "prepare")
+    builder.add_edge("prepare", "observe")
     builder.add_conditional_edges("observe", route_after_observe)
     builder.add_edge("memory_search", "investigate")  # the only way in: memory first
     builder.add_conditional_edges("investigate", route_after_investigate)
+    builder.add_conditional_edges("approve", route_after_approve)
     builder.add_conditional_edges("tools", route_after_step)
     builder.add_conditional_edges("edit", route_after_step)
     builder.add_conditional_edges("test", route_after_test)

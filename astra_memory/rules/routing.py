@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from langchain_core.messages import AIMessage
+
 from astra_memory.rules.gates import fix_confirmed, fix_reconfirmed, last_ai_message, memory_delivered
 from astra_memory.state import AgentState
 from astra_memory.tools.registry import ToolKind, tool_kind
@@ -13,7 +15,7 @@ def route_after_observe(state: AgentState) -> Literal["memory_search", "report"]
     return "report" if state.get("status") else "memory_search"
 
 
-def route_after_investigate(state: AgentState) -> Literal["tools", "edit", "test", "report"]:
+def route_after_investigate(state: AgentState) -> Literal["tools", "approve", "edit", "test", "report"]:
     """The memory gate lives here: no path to `edit` or `test` before the memory result was delivered."""
     if state.get("status"):
         return "report"
@@ -23,10 +25,24 @@ def route_after_investigate(state: AgentState) -> Literal["tools", "edit", "test
         return "tools"  # the tools node refuses the turn and says why
     kind = tool_kind(calls[0]["name"])
     if kind is ToolKind.EDIT:
-        return "edit"
+        return "approve" if approval_required(state) else "edit"
     if kind is ToolKind.FINISH:
         return "test"
     return "tools"  # read-only tools, and unknown names (refused there)
+
+
+def approval_required(state: AgentState) -> bool:
+    """A human approves each edit first (task.approve_edits, set once by `prepare`)."""
+    return bool((state.get("task") or {}).get("approve_edits"))
+
+
+def route_after_approve(state: AgentState) -> Literal["edit", "investigate", "report"]:
+    """Approved (or edited by the reviewer): the model's call is still the last message. Rejected:
+    the rejection answered it, and the model tries again."""
+    if state.get("status"):
+        return "report"
+    messages = state.get("messages") or []
+    return "edit" if messages and isinstance(messages[-1], AIMessage) else "investigate"
 
 
 def route_after_step(state: AgentState) -> Literal["investigate", "report"]:

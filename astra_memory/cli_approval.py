@@ -1,0 +1,61 @@
+"""The CLI's side of edit approval (nodes/approve.py): show the proposed diff, ask, answer.
+
+Default for ``run`` (when neither ``--approve-edits``/``--no-approve-edits`` nor
+``ASTRA_APPROVE_EDITS`` is given): ask for ``--workspace`` runs when stdin and stderr are a terminal
+(your own project is edited in place, and someone is there to answer); do not ask for bundled
+scenarios (a fresh copy) or when nobody can answer (scripts, CI, pipes). ``--approve-edits``
+asks whatever stdin is; at the end of input the session stays waiting and ``resume`` asks again.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+
+from astra_memory.session import StopAsking
+
+
+def approval_default(*, workspace_run: bool, interactive: bool) -> bool:
+    """Whether ``run`` asks before each edit when the user did not say."""
+    return workspace_run and interactive
+
+
+def interactive() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def ask_on_terminal(err: Console):
+    """An ``on_approval`` callback that asks on stdin; ``StopAsking`` at the end of input."""
+
+    def read_line(prompt: str) -> str:
+        err.print(prompt, end="", markup=False, highlight=False)
+        line = sys.stdin.readline()
+        if not line:
+            err.print("")
+            raise StopAsking("end of input")
+        return line.strip()
+
+    def on_approval(request: dict[str, Any]) -> Any:
+        err.print(f"\n[bold]approval needed[/bold]: the agent wants to edit {request['path']}",
+                  highlight=False)
+        if request.get("error"):
+            err.print(f"[red]{request['error']}[/red]", highlight=False)
+        err.print(request.get("diff") or "", markup=False, highlight=False)
+        while True:
+            choice = read_line("apply this edit? [a]pprove / [r]eject / [e]dit new_text: ").lower()
+            if choice in ("a", "approve", "y", "yes"):
+                return "approve"
+            if choice in ("r", "reject", "n", "no"):
+                return {"action": "reject", "reason": read_line("reason (shown to the model): ")}
+            if choice in ("e", "edit"):
+                edited = click.edit(request["new_text"]) if sys.stdin.isatty() else None
+                if edited is None:
+                    err.print("no editor or no change; the proposal is unchanged")
+                    continue
+                return {"action": "edit", "new_text": edited.removesuffix("\n") if not request["new_text"].endswith("\n")
+                        else edited}
+
+    return on_approval

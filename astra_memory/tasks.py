@@ -1,0 +1,197 @@
+"""A session's task: built for a bundled scenario or the user's own project, or completed from a
+minimal input (LangGraph Studio, scripts) by the graph's first node, ``prepare``.
+
+Two inputs are enough; everything else is filled in here::
+
+    {"task": {"scenario": "alpha"}}
+    {"task": {"workspace": "/abs/path/to/project", "test_command": "python -m pytest -q"}}
+
+Bad input is refused with a ``TaskInputError`` that names the field and the fix (a ``ValueError``,
+so langgraph-api shows its message in Studio instead of "An internal error occurred").
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from astra_memory.context import Context, recorded_knobs
+from astra_memory.errors import AstraError, ScenarioError
+from astra_memory.models.live import is_live
+from astra_memory.scenarios import Scenario, load_scenario
+from astra_memory.settings import Settings
+from astra_memory.state import Task
+
+SCENARIO_EXAMPLE = '{"task": {"scenario": "alpha"}}'
+WORKSPACE_EXAMPLE = '{"task": {"workspace": "/abs/path/to/project", "test_command": "python -m pytest -q"}}'
+INPUTS_HINT = f"start a bundled scenario with {SCENARIO_EXAMPLE}, or your own project with {WORKSPACE_EXAMPLE}"
+
+
+class TaskInputError(AstraError):
+    """The task given to the graph is missing a field or has a wrong one; the message names it."""
+
+
+def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted") -> Task:
+    """A task on a fresh copy of a bundled scenario, under the session's run directory."""
+    run_dir = settings.run_dir(thread_id)
+    workspace = scenario.copy_to(run_dir / "workspace")
+    return Task(workspace=str(workspace.resolve()), test_command=scenario.test_command, prompt=scenario.prompt,
+                project=scenario.project, scenario=scenario.name, script=scenario.solution, model=model,
+                protected=list(scenario.protected), test_env=dict(scenario.env), run_dir=str(run_dir.resolve()),
+                session_id=thread_id)
+
+
+def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
+                   prompt: str = "", model: str = "scripted", protected: list[str] | None = None) -> Task:
+    """A task on the user's own project, edited in place."""
+    workspace = Path(workspace).expanduser().resolve()
+    if not workspace.exists():
+        raise ScenarioError(f"workspace {workspace} does not exist; give the folder of the project to fix")
+    if not workspace.is_dir():
+        raise ScenarioError(f"workspace {workspace} is not a directory; give the folder of the project to fix")
+    run_dir = settings.run_dir(thread_id)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    return Task(workspace=str(workspace), test_command=test_command,
+                prompt=prompt or f"The tests (`{test_command}`) fail. Fix the source so that they pass.",
+                project=workspace.name, scenario=None, script=None, model=model,
+                protected=protected if protected is not None else ["tests"],
+                run_dir=str(run_dir.resolve()), session_id=thread_id)
+
+
+class TaskInput(BaseModel):
+    """What a caller may put in ``task``. Empty strings (an untouched Studio form field) count as unset."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str | None = None
+    workspace: str | None = None
+    test_command: str | None = None
+    prompt: str | None = None
+    project: str | None = None
+    model: str | None = None
+    protected: list[str] | None = None
+    script: list[dict[str, Any]] | None = None
+    test_env: dict[str, str] | None = None
+    approve_edits: bool | None = None
+    # Filled in by the graph; accepted when a caller already built a complete task (the CLI, scripts).
+    run_dir: str | None = None
+    session_id: str | None = None
+    knobs: dict[str, Any] | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+
+def _field_errors(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = "task." + ".".join(str(p) for p in error["loc"]) if error["loc"] else "task"
+        if error["type"] == "extra_forbidden":
+            known = ", ".join(TaskInput.model_fields)
+            parts.append(f"{where}: unknown field (the fields of a task are: {known})")
+        else:
+            parts.append(f"{where}: {error['msg']}")
+    return "; ".join(parts)
+
+
+def parse_task_input(raw: Any) -> TaskInput:
+    if not isinstance(raw, dict) or not raw:
+        raise TaskInputError(f"the input has no task: {INPUTS_HINT}")
+    try:
+        return TaskInput.model_validate(raw)
+    except ValidationError as exc:
+        raise TaskInputError(f"{_field_errors(exc)}. {INPUTS_HINT[0].upper()}{INPUTS_HINT[1:]}") from None
+
+
+def _checked_workspace(raw: str) -> Path:
+    path = Path(raw).expanduser()
+    if not path.is_absolute():
+        raise TaskInputError(f"task.workspace: {raw!r} is not an absolute path; give the absolute path of your "
+                             "project's folder, e.g. /home/me/src/myproject")
+    if not path.exists():
+        raise TaskInputError(f"task.workspace: {raw} does not exist; give the absolute path of an existing "
+                             "project folder (on the machine the graph runs on)")
+    if not path.is_dir():
+        raise TaskInputError(f"task.workspace: {raw} is not a folder; give the project's folder, not a file")
+    return path.resolve()
+
+
+def _checked_command(command: str | None) -> str:
+    if not command:
+        raise TaskInputError('task.test_command is missing: with task.workspace give the command that runs the '
+                             'project\'s tests, e.g. "python -m pytest -q"')
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise TaskInputError(f"task.test_command: {command!r} cannot be split into words ({exc}); "
+                             'e.g. "python -m pytest -q"') from None
+    if not words:
+        raise TaskInputError('task.test_command is empty; e.g. "python -m pytest -q"')
+    return command
+
+
+def _fresh_copy_target(settings: Settings, thread_id: str) -> None:
+    """A scenario copy left by a first step that was cut off before its checkpoint (a server
+    restart): nothing ran on it, so it is copied again."""
+    target = settings.run_dir(thread_id) / "workspace"
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+
+
+def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, context: Context) -> Task:
+    """The full task for ``raw``: minimal inputs completed, complete ones checked, knobs recorded.
+
+    ``approve_edits``: the task's own value, else the ``approve_edits`` knob, else on for the user's
+    own project (edited in place) and off for a bundled scenario's fresh copy.
+    """
+    given = parse_task_input(raw)
+    model = given.model or context.model or "scripted"
+    if is_live(model) and context.ledger is None:
+        raise TaskInputError(
+            f"task.model: {model} is a live model, and live requests go through the cost guard's ledger, which "
+            "this graph was not given (LangGraph Studio does not open one yet). Run live models from the CLI "
+            "(astra-memory run ... --model openai:<name> --approve-live-cost) or pass Context(ledger=...) from a "
+            "script; here use the scripted model on a bundled scenario")
+    complete = bool(given.workspace and given.test_command and given.run_dir and given.session_id)
+    if complete:
+        task = Task(**given.model_dump(exclude_none=True))
+        _checked_workspace(task["workspace"])
+    else:
+        if not thread_id:
+            raise TaskInputError("no thread id: run the graph with config={'configurable': {'thread_id': ...}}")
+        if given.scenario and given.workspace:
+            raise TaskInputError("task.scenario and task.workspace were both given: a bundled scenario runs on a "
+                                 f"fresh copy of its own project, so give one of them: {INPUTS_HINT}")
+        if given.scenario:
+            try:
+                scenario = load_scenario(given.scenario)
+            except ScenarioError as exc:
+                raise TaskInputError(f"task.scenario: {exc}") from None
+            _fresh_copy_target(settings, thread_id)
+            task = scenario_task(scenario, settings, thread_id, model=model)
+        elif given.workspace:
+            workspace = _checked_workspace(given.workspace)
+            task = workspace_task(workspace, _checked_command(given.test_command), settings, thread_id,
+                                  prompt=given.prompt or "", model=model, protected=given.protected)
+        else:
+            raise TaskInputError(f"the task names no project: {INPUTS_HINT}")
+        for name in ("prompt", "project", "script", "test_env", "test_command"):  # what the caller chose wins
+            value = getattr(given, name)
+            if value is not None:
+                task[name] = value
+        if given.session_id:
+            task["session_id"] = given.session_id
+    task["model"] = model
+    if "knobs" not in task:
+        task["knobs"] = recorded_knobs(replace(context, model=model))
+    if "approve_edits" not in task:
+        knob = context.approve_edits
+        task["approve_edits"] = knob if knob is not None else not task.get("scenario")
+    return task

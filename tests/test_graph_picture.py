@@ -1,0 +1,35 @@
+"""The README's picture of the graph is the compiled graph's own Mermaid, with the gates marked."""
+
+from __future__ import annotations
+
+from astra_memory.graph import graph
+from astra_memory.graph.picture import BEGIN, END, GATES, mermaid, readme_block, update_readme
+from tests.conftest import ROOT, run_cli
+
+
+def test_readme_shows_the_compiled_graph():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert BEGIN in readme and END in readme
+    shown = readme[readme.index(BEGIN):readme.index(END) + len(END)]
+    assert shown == readme_block(), "README's graph is stale: run `astra-memory graph --readme README.md`"
+
+
+def test_the_picture_has_every_node_and_marks_the_gates():
+    text = mermaid()
+    for node in graph.get_graph().nodes:
+        assert f"\t{node}(" in text or f"\t{node}([" in text
+    assert "__start__ --> prepare;" in text and "investigate -.-> approve;" in text
+    assert "class approve human" in text
+    marked = text.split("class ")[-2].split()[0].split(",")
+    assert set(marked) == set(GATES) - {"approve"}
+
+
+def test_the_command_rewrites_a_stale_block(tmp_path):
+    target = tmp_path / "README.md"
+    target.write_text(f"# x\n\n{BEGIN}\nold picture\n{END}\n\nrest\n", encoding="utf-8")
+    assert update_readme(target) and not update_readme(target)
+    assert readme_block() in target.read_text() and target.read_text().endswith("\n\nrest\n")
+    result = run_cli("graph", "--readme", str(tmp_path / "none.md"))
+    assert result.returncode == 2 and "none.md" in result.stderr
+    printed = run_cli("graph", "--mermaid")
+    assert printed.returncode == 0 and printed.stdout == mermaid()
