@@ -25,6 +25,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:
         update.update(status="failed", reason=f"the test command timed out after {context_of(runtime).test_timeout_s:.0f}s")
+    elif run.output_overflow:
+        update.update(status="failed", reason=f"the test command was killed: {run.output.strip().splitlines()[-1][1:-1]}")
     elif run.exit_code in UNRUNNABLE_EXIT_CODES:
         update.update(status="failed",
                       reason=f"{UNRUNNABLE_EXIT_CODES[run.exit_code]} (exit code {run.exit_code}): "
