@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -123,8 +124,8 @@ class Workspace:
         budget = [MAX_WALK_ENTRIES]
 
         def walk(fd: int, prefix: str):
-            with os.scandir(fd) as it:
-                entries = sorted(it, key=lambda e: e.name)
+            with os.scandir(fd) as it:  # a folder of a million entries is not read whole
+                entries = sorted(itertools.islice(it, max(budget[0], 0) + 1), key=lambda e: e.name)
             for entry in entries:
                 budget[0] -= 1
                 if budget[0] < 0:
