@@ -159,3 +159,19 @@ def test_overlong_or_broken_paths_are_workspace_errors(ws, path):
         ws.apply_edit(path, "a", "b")
     with pytest.raises(WorkspaceError):
         ws.list_files(path)
+
+
+def test_a_scenario_symlink_out_is_copied_as_a_link_and_never_read(tmp_path):
+    import shutil
+
+    from astra_memory.scenarios import BUNDLED_DIR, load_scenario
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("private key")
+    hostile = tmp_path / "hostile"
+    shutil.copytree(BUNDLED_DIR / "alpha", hostile)
+    os.symlink(secret, hostile / "project" / "app" / "leak.txt")
+    workspace = load_scenario(hostile).copy_to(tmp_path / "copy")
+    assert (workspace / "app" / "leak.txt").is_symlink()  # not a copy of the target's content
+    with pytest.raises(WorkspaceError, match="symlink"):
+        Workspace(workspace).read_file("app/leak.txt")
