@@ -105,3 +105,11 @@ def test_tests_die_when_the_agent_is_killed(tmp_path, mode):
         agent.kill()
         for pid in alive(marker):  # never leave a failed test's processes behind
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, settings, tmp_path):
+    from astra_memory.session import start_session, workspace_task
+
+    (tmp_path / "proj").mkdir()
+    final = start_session(agent, workspace_task(tmp_path / "proj", "yes", settings, "t-yes"))
+    assert final["status"] == "failed" and "output passed 200000 bytes" in final["reason"]
