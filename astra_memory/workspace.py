@@ -97,6 +97,12 @@ class Workspace:
             self.refuse_protected("/".join(parts))
         return parts
 
+    def file_parts(self, path: str, *, for_write: bool = False) -> tuple[str, ...]:
+        parts = self.parts(path, for_write=for_write)
+        if not parts:
+            raise WorkspaceError(f"{path!r} is the workspace folder, not a file; use list_files")
+        return parts
+
     def resolve(self, path: str, *, for_write: bool = False) -> Path:
         """The absolute path of an existing workspace path reached without following a symlink."""
         parts = self.parts(path, for_write=for_write)
@@ -158,7 +164,7 @@ class Workspace:
         return found
 
     def read_file(self, path: str) -> str:
-        parts = split_path(path)
+        parts = self.file_parts(path)
         limit = MAX_READ_CHARS * 4
         with open_dir(self.root, parts[:-1]) as dir_fd, open_regular(dir_fd, parts[-1], path) as (fd, _):
             check_inside(self.root, fd, path)
@@ -209,7 +215,7 @@ class Workspace:
         hashes are written before the file is touched, so a re-run after a crash recognises an
         edit that already landed and does not apply it twice.
         """
-        parts = self.parts(path, for_write=True)
+        parts = self.file_parts(path, for_write=True)
         if len(new_text.encode("utf-8")) > MAX_WRITE_BYTES:
             raise WorkspaceError(f"new_text is larger than {MAX_WRITE_BYTES} bytes; refusing the write")
         with open_dir(self.root, parts[:-1]) as dir_fd:

@@ -151,14 +151,15 @@ def test_files_that_are_not_plain_text_are_refused_as_errors(ws):
         ws.read_file("app/hard.py")
 
 
-@pytest.mark.parametrize("path", ["a" * 300, "app/" + "b" * 256 + ".py", "x/" * 260, "app/\ud800.py"])
+@pytest.mark.parametrize("path", ["a" * 300, "app/" + "b" * 256 + ".py", "x/" * 260, "app/\ud800.py", "."])
 def test_overlong_or_broken_paths_are_workspace_errors(ws, path):
     with pytest.raises(WorkspaceError):
         ws.read_file(path)
     with pytest.raises(WorkspaceError):
         ws.apply_edit(path, "a", "b")
-    with pytest.raises(WorkspaceError):
-        ws.list_files(path)
+    if path != ".":
+        with pytest.raises(WorkspaceError):
+            ws.list_files(path)
 
 
 def test_a_scenario_symlink_out_is_copied_as_a_link_and_never_read(tmp_path):
