@@ -1,8 +1,9 @@
 """Run the project's tests as untrusted code: a subprocess, a timeout, a scrubbed environment.
 
 The project's tests are not ours. They run with the workspace as working directory, with an
-environment that holds none of our secrets, their output bounded in size, and the whole process
-group killed when the timeout passes.
+environment that holds none of our secrets, their output read through a pipe and bounded in size,
+and every process they start killed when the step ends, times out, passes the output bound, or
+when the agent dies (step_isolation.py).
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from astra_memory.crash import crash_point
+from astra_memory.step_isolation import start_step
 
 MAX_OUTPUT_BYTES = 200_000
 DEFAULT_TIMEOUT_S = 120.0
@@ -37,6 +39,7 @@ class TestRun:
     duration_s: float
     timed_out: bool = False
     outcome: str = ""
+    output_overflow: bool = False  # killed once its output passed MAX_OUTPUT_BYTES; never a pass
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -83,54 +86,44 @@ def outcome_string(command: str, exit_code: int, counts: dict[str, int]) -> str:
 
 
 def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
-              env: dict[str, str] | None = None) -> TestRun:
-    """Run ``command`` (no shell) inside ``workspace`` and return what happened."""
+              env: dict[str, str] | None = None, isolation: str | None = None) -> TestRun:
+    """Run ``command`` (no shell) inside ``workspace`` and return what happened.
+
+    Every process the command starts ends with this call: at its end, at the timeout, once its
+    output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see step_isolation.py).
+    """
     workspace = Path(workspace).resolve()
     argv = shlex.split(command)
     if not argv:
         raise ValueError("the test command is empty")
     started = time.monotonic()
-    timed_out = False
-    with tempfile.TemporaryFile() as sink:
-        try:
-            proc = subprocess.Popen(
-                argv,
-                cwd=workspace,
-                env=test_environment(workspace, env),
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        except (FileNotFoundError, PermissionError) as exc:
-            message = f"could not start the test command {argv[0]!r}: {exc.strerror or exc}"
-            return TestRun(command, 127, False, {}, message, time.monotonic() - started, False,
-                           outcome_string(command, 127, {}))
-        from astra_memory.crash import crash_point
-
+    try:
+        step = start_step(argv, cwd=workspace, env=test_environment(workspace, env), isolation=isolation)
+    except OSError as exc:
+        message = f"could not start the test command {argv[0]!r}: {exc.strerror or exc}"
+        return TestRun(command, 127, False, {}, message, time.monotonic() - started, False,
+                       outcome_string(command, 127, {}))
+    with step:
         crash_point("test:running")
-        try:
-            exit_code = proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            exit_code = proc.wait()
-        sink.seek(0)
-        raw = sink.read(MAX_OUTPUT_BYTES + 1)
+        raw, ending = step.collect(timeout_s=timeout_s, max_bytes=MAX_OUTPUT_BYTES)
+    exit_code = step.exit_code
     output = raw[:MAX_OUTPUT_BYTES].decode("utf-8", errors="replace")
-    if len(raw) > MAX_OUTPUT_BYTES:
-        output += f"\n[... output truncated at {MAX_OUTPUT_BYTES} bytes]"
+    timed_out, overflow = ending == "timeout", ending == "overflow"
+    if overflow:
+        output += f"\n[test command killed: its output passed {MAX_OUTPUT_BYTES} bytes]"
+        exit_code = 125
     if timed_out:
         output += f"\n[test command killed after {timeout_s:.0f}s timeout]"
         exit_code = 124
-    counts = parse_counts(output)
+    counts = parse_counts(output) if not overflow else {}
     return TestRun(
         command=command,
         exit_code=exit_code,
-        passed=exit_code == 0 and not timed_out,
+        passed=exit_code == 0 and ending == "exited",
         counts=counts,
         output=output,
         duration_s=round(time.monotonic() - started, 3),
         timed_out=timed_out,
         outcome=outcome_string(command, exit_code, counts),
+        output_overflow=overflow,
     )

@@ -1,33 +1,72 @@
 """File tools confined to one workspace folder.
 
-Every path the model gives is relative to the workspace root. Anything that resolves outside it
-(``..``, absolute paths, symlinks pointing out) is refused, as is anything inside ``.git``. The
-project's acceptance tests and the machinery that runs them are read-only (rules/protected.py):
-a fix that edits the tests, or what decides whether they pass, is not a fix.
+Every path the model gives is relative to the workspace root. Anything that leaves it is refused:
+``..``, absolute paths, any symlink on the way (confined.py never follows one), ``.git`` in any
+case, paths over 500 characters. The project's acceptance tests and the machinery that runs them
+are read-only (rules/protected.py): a fix that edits the tests, or what decides whether they
+pass, is not a fix. Searches use RE2 (linear time) with bounds on file size, bytes, matches
+and time, so no pattern can hang a session.
 """
 
 from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
 import json
 import os
-import re
+import stat
+import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+import re2
+
+from astra_memory.confined import (
+    SYMLINK_REFUSAL,
+    check_inside,
+    is_git_name,
+    open_dir,
+    open_regular,
+    read_bounded,
+    replace_file,
+    split_path,
+    write_own_file,
+)
 from astra_memory.errors import WorkspaceError
 from astra_memory.rules.protected import ProtectedPaths
 
 MAX_READ_CHARS = 100_000
 MAX_WRITE_BYTES = 1_000_000
 MAX_LIST_ENTRIES = 500
+MAX_WALK_ENTRIES = 20_000  # directory entries looked at by one listing or search
 MAX_SEARCH_HITS = 100
-SKIPPED_DIRS = {".git", "__pycache__", ".pytest_cache", ".venv", "node_modules", ".astra"}
+MAX_SEARCH_FILE_BYTES = 1_000_000  # larger files are skipped by search_code
+MAX_SEARCH_TOTAL_BYTES = 20_000_000
+MAX_SEARCH_SECONDS = 5.0
+SEARCHED_SUFFIXES = (".py", ".toml", ".cfg", ".ini", ".txt", ".md", ".json", ".yaml", ".yml")
+SKIPPED_DIRS = {"__pycache__", ".pytest_cache", ".venv", "node_modules", ".astra"}
 
 
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def compile_pattern(pattern: str):
+    """An RE2 regex (linear time, bounded memory), or WorkspaceError naming what RE2 refused."""
+    if not pattern:
+        raise WorkspaceError("search pattern must not be empty")
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise WorkspaceError(
+            f"search pattern {pattern[:80]!r} is not an RE2 regular expression ({reason}); backreferences and "
+            "lookaround are not supported, and special characters must be escaped to be searched literally"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -53,93 +92,149 @@ class Workspace:
         self.protected = protected if isinstance(protected, ProtectedPaths) else ProtectedPaths.of(protected)
 
     # -- path confinement -------------------------------------------------------------------
+    def parts(self, path: str, *, for_write: bool = False) -> tuple[str, ...]:
+        """The checked components of a workspace-relative path (nothing is opened yet)."""
+        parts = split_path(path)
+        if for_write:
+            self.refuse_protected("/".join(parts))
+        return parts
+
+    def file_parts(self, path: str, *, for_write: bool = False) -> tuple[str, ...]:
+        parts = self.parts(path, for_write=for_write)
+        if not parts:
+            raise WorkspaceError(f"{path!r} is the workspace folder, not a file; use list_files")
+        return parts
+
     def resolve(self, path: str, *, for_write: bool = False) -> Path:
-        """Map a workspace-relative path to an absolute one, refusing anything outside."""
-        if not isinstance(path, str) or not path.strip():
-            raise WorkspaceError("path must be a non-empty workspace-relative string")
-        if "\x00" in path:
-            raise WorkspaceError("path contains a NUL byte")
-        pure = PurePosixPath(path.replace("\\", "/"))
-        if pure.is_absolute() or os.path.isabs(path):
-            raise WorkspaceError(f"absolute paths are refused: {path!r}; give a path relative to the workspace")
-        if ".." in pure.parts:
-            raise WorkspaceError(f"'..' is refused in {path!r}: paths must stay inside the workspace")
-        if ".git" in pure.parts:
-            raise WorkspaceError(f"{path!r} is inside .git, which the agent may not touch")
-        resolved = (self.root / pure).resolve()
-        if resolved != self.root and self.root not in resolved.parents:
-            raise WorkspaceError(f"{path!r} resolves outside the workspace (a symlink?)")
-        rel = resolved.relative_to(self.root).as_posix()
-        why = self.protected.why(rel) if for_write else None
+        """The absolute path of an existing workspace path reached without following a symlink."""
+        parts = self.parts(path, for_write=for_write)
+        with open_dir(self.root, parts[:-1]) as dir_fd:
+            if parts:
+                try:
+                    mode = os.lstat(parts[-1], dir_fd=dir_fd).st_mode
+                except OSError:
+                    raise WorkspaceError(f"{path!r} does not exist in the workspace") from None
+                if stat.S_ISLNK(mode):
+                    raise WorkspaceError(f"{path!r} is a symlink; {SYMLINK_REFUSAL}")
+        return self.root.joinpath(*parts)
+
+    def refuse_protected(self, rel: str) -> None:
+        why = self.protected.why(rel)
         if why:
             raise WorkspaceError(f"{why}; it is read-only to the agent: fix the source, not the tests")
-        return resolved
 
     def is_protected(self, rel: str) -> bool:
-        return rel in self.protected
-
-    def relative(self, absolute: Path) -> str:
-        return absolute.resolve().relative_to(self.root).as_posix()
+        return self.protected.why(rel) is not None
 
     # -- read-only tools --------------------------------------------------------------------
+    def _walk(self, parts: tuple[str, ...]) -> Iterator[tuple[str, int, str]]:
+        """(relative path, folder descriptor, name) of each regular file below ``parts``, sorted;
+        symlinks, .git and SKIPPED_DIRS are not entered; at most MAX_WALK_ENTRIES are looked at."""
+        budget = [MAX_WALK_ENTRIES]
+
+        def walk(fd: int, prefix: str):
+            with os.scandir(fd) as it:  # a folder of a million entries is not read whole
+                entries = sorted(itertools.islice(it, max(budget[0], 0) + 1), key=lambda e: e.name)
+            for entry in entries:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return
+                rel = f"{prefix}{entry.name}"
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name in SKIPPED_DIRS or is_git_name(entry.name):
+                        continue
+                    try:
+                        child = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                    except OSError:
+                        continue
+                    try:
+                        yield from walk(child, rel + "/")
+                    finally:
+                        os.close(child)
+                elif entry.is_file(follow_symlinks=False):
+                    yield rel, fd, entry.name
+
+        with open_dir(self.root, parts) as base:
+            yield from walk(base, "/".join(parts) + "/" if parts else "")
+
     def list_files(self, path: str = ".") -> list[str]:
-        base = self.root if path in ("", ".") else self.resolve(path)
-        if not base.is_dir():
-            raise WorkspaceError(f"{path!r} is not a directory in the workspace")
+        parts = () if path in ("", ".") else split_path(path)
         found: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS)
-            for name in sorted(filenames):
-                full = Path(dirpath) / name
-                if full.is_symlink():
-                    continue
-                found.append(full.relative_to(self.root).as_posix())
-                if len(found) >= MAX_LIST_ENTRIES:
-                    return found
+        for rel, _, _ in self._walk(parts):
+            found.append(rel)
+            if len(found) >= MAX_LIST_ENTRIES:
+                break
         return found
 
     def read_file(self, path: str) -> str:
-        target = self.resolve(path)
-        if not target.is_file():
-            raise WorkspaceError(f"{path!r} is not a file in the workspace")
-        if target.stat().st_size > MAX_READ_CHARS * 4:
-            raise WorkspaceError(f"{path!r} is larger than {MAX_READ_CHARS * 4} bytes; refusing to read it whole")
-        text = target.read_text(encoding="utf-8", errors="replace")
+        parts = self.file_parts(path)
+        limit = MAX_READ_CHARS * 4
+        with open_dir(self.root, parts[:-1]) as dir_fd, open_regular(dir_fd, parts[-1], path) as (fd, _):
+            check_inside(self.root, fd, path)
+            data = read_bounded(fd, limit)
+        if len(data) > limit:
+            raise WorkspaceError(f"{path!r} is larger than {limit} bytes; refusing to read it whole")
+        if b"\x00" in data:
+            raise WorkspaceError(f"{path!r} looks like a binary file (it holds NUL bytes)")
+        text = data.decode("utf-8", errors="replace")
         if len(text) > MAX_READ_CHARS:
             text = text[:MAX_READ_CHARS] + f"\n[... truncated at {MAX_READ_CHARS} characters]"
         return text
 
     def search_code(self, pattern: str) -> list[str]:
-        if not pattern:
-            raise WorkspaceError("search pattern must not be empty")
-        try:
-            regex = re.compile(pattern)
-        except re.error:
-            regex = re.compile(re.escape(pattern))
+        regex = compile_pattern(pattern)
         hits: list[str] = []
-        for rel in self.list_files("."):
-            if not rel.endswith((".py", ".toml", ".cfg", ".ini", ".txt", ".md", ".json", ".yaml", ".yml")):
+        skipped, scanned, deadline = 0, 0, time.monotonic() + MAX_SEARCH_SECONDS
+        for rel, dir_fd, name in self._walk(()):
+            if not name.endswith(SEARCHED_SUFFIXES):
                 continue
+            if time.monotonic() > deadline or scanned > MAX_SEARCH_TOTAL_BYTES:
+                hits.append(f"[search stopped after {MAX_SEARCH_SECONDS:.0f}s or {MAX_SEARCH_TOTAL_BYTES} bytes; "
+                            "narrow the pattern]")
+                break
             try:
-                lines = (self.root / rel).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
+                with open_regular(dir_fd, name, rel) as (fd, info):
+                    if info.st_size > MAX_SEARCH_FILE_BYTES:
+                        skipped += 1
+                        continue
+                    data = read_bounded(fd, MAX_SEARCH_FILE_BYTES)
+            except (WorkspaceError, OSError):
                 continue
-            for number, line in enumerate(lines, start=1):
+            scanned += len(data)
+            for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
                 if regex.search(line):
                     hits.append(f"{rel}:{number}: {line.strip()[:200]}")
                     if len(hits) >= MAX_SEARCH_HITS:
-                        return hits
+                        return hits + [f"[stopped at {MAX_SEARCH_HITS} matches]"]
+        if skipped:
+            hits.append(f"[{skipped} files larger than {MAX_SEARCH_FILE_BYTES} bytes were not searched]")
         return hits
 
     # -- the one write ----------------------------------------------------------------------
     def preview_edit(self, path: str, old_text: str, new_text: str) -> str:
         """The unified diff ``apply_edit`` would write, refused for the same reasons; nothing is written."""
-        target = self.resolve(path, for_write=True)
+        parts = self.file_parts(path, for_write=True)
+        with open_dir(self.root, parts[:-1]) as dir_fd:
+            rel, current, _ = self._editable_text(dir_fd, parts, path, new_text)
+        return self._plan(rel, current, old_text, new_text, None)[0].diff
+
+    def _editable_text(self, dir_fd: int, parts: tuple[str, ...], path: str, new_text: str) -> tuple[str, str, os.stat_result]:
+        """(relative path, current text, stat) of a file the agent may edit, or WorkspaceError."""
         if len(new_text.encode("utf-8")) > MAX_WRITE_BYTES:
             raise WorkspaceError(f"new_text is larger than {MAX_WRITE_BYTES} bytes; refusing the write")
-        if not target.is_file():
-            raise WorkspaceError(f"{path!r} is not an existing file in the workspace")
-        return _replaced(self.relative(target), target.read_text(encoding="utf-8"), old_text, new_text)[1]
+        with open_regular(dir_fd, parts[-1], path) as (fd, info):
+            rel = check_inside(self.root, fd, path) or "/".join(parts)
+            self.refuse_protected(rel)
+            data = read_bounded(fd, MAX_WRITE_BYTES)
+        if len(data) > MAX_WRITE_BYTES:
+            raise WorkspaceError(f"{rel} is larger than {MAX_WRITE_BYTES} bytes; refusing to edit it")
+        try:
+            current = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise WorkspaceError(f"{rel} is not UTF-8 text; only text files can be edited") from None
+        if "\x00" in current:
+            raise WorkspaceError(f"{rel} looks like a binary file (it holds NUL bytes); refusing to edit it")
+        return rel, current, info
 
     def apply_edit(self, path: str, old_text: str, new_text: str, *, journal: Path | None = None) -> EditRecord:
         """Replace the single exact occurrence of ``old_text`` with ``new_text``.
@@ -148,54 +243,45 @@ class Workspace:
         hashes are written before the file is touched, so a re-run after a crash recognises an
         edit that already landed and does not apply it twice.
         """
-        target = self.resolve(path, for_write=True)
-        if len(new_text.encode("utf-8")) > MAX_WRITE_BYTES:
-            raise WorkspaceError(f"new_text is larger than {MAX_WRITE_BYTES} bytes; refusing the write")
-        if not target.is_file():
-            raise WorkspaceError(f"{path!r} is not an existing file in the workspace")
-        rel = self.relative(target)
-        current = target.read_text(encoding="utf-8")
+        parts = self.file_parts(path, for_write=True)
+        with open_dir(self.root, parts[:-1]) as dir_fd:
+            rel, current, info = self._editable_text(dir_fd, parts, path, new_text)
+            record, updated = self._plan(rel, current, old_text, new_text, journal)
+            if updated is None:  # applied before a crash; never apply twice
+                return record
+            if journal is not None:
+                write_own_file(journal, json.dumps(record.to_dict()))
+            replace_file(dir_fd, parts[-1], updated.encode("utf-8"), info.st_mode)
+        return record
+
+    @staticmethod
+    def _plan(rel: str, current: str, old_text: str, new_text: str,
+              journal: Path | None) -> tuple[EditRecord, str | None]:
+        """The edit to make (record, new text); new text None if the journal shows it already landed."""
         if journal is not None and journal.exists():
             recorded = EditRecord(**json.loads(journal.read_text(encoding="utf-8")))
             now = sha256_text(current)
             if now == recorded.after_sha256:
-                return recorded  # applied before a crash; never apply twice
+                return recorded, None
             if now != recorded.before_sha256:
                 raise WorkspaceError(
                     f"{rel} changed since this edit was journaled (sha256 {now[:12]}); refusing to guess"
                 )
-        updated, diff = _replaced(rel, current, old_text, new_text)
-        record = EditRecord(rel, sha256_text(current), sha256_text(updated), diff)
-        if journal is not None:
-            _write_atomic(journal, json.dumps(record.to_dict()))
-        _write_atomic(target, updated)
-        return record
-
-
-def _replaced(rel: str, current: str, old_text: str, new_text: str) -> tuple[str, str]:
-    """The file with the single exact occurrence of ``old_text`` replaced, and the unified diff."""
-    if not old_text:
-        raise WorkspaceError("old_text must not be empty")
-    count = current.count(old_text)
-    if count != 1:
-        where = "not found" if count == 0 else f"found {count} times"
-        raise WorkspaceError(f"old_text {where} in {rel}; it must match exactly once")
-    updated = current.replace(old_text, new_text, 1)
-    if len(updated.encode("utf-8")) > MAX_WRITE_BYTES:
-        raise WorkspaceError(f"the edited {rel} would exceed {MAX_WRITE_BYTES} bytes; refusing the write")
-    diff = "".join(difflib.unified_diff(current.splitlines(keepends=True), updated.splitlines(keepends=True),
-                                        fromfile=f"a/{rel}", tofile=f"b/{rel}"))
-    return updated, diff
-
-
-def _write_atomic(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.astra-tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    mode = target.stat().st_mode if target.exists() else None
-    os.replace(tmp, target)
-    if mode is not None:
-        os.chmod(target, mode)
+        if not old_text:
+            raise WorkspaceError("old_text must not be empty")
+        count = current.count(old_text)
+        if count != 1:
+            where = "not found" if count == 0 else f"found {count} times"
+            raise WorkspaceError(f"old_text {where} in {rel}; it must match exactly once")
+        updated = current.replace(old_text, new_text, 1)
+        if len(updated.encode("utf-8")) > MAX_WRITE_BYTES:
+            raise WorkspaceError(f"the edited {rel} would exceed {MAX_WRITE_BYTES} bytes; refusing the write")
+        diff = "".join(
+            difflib.unified_diff(
+                current.splitlines(keepends=True),
+                updated.splitlines(keepends=True),
+                fromfile=f"a/{rel}",
+                tofile=f"b/{rel}",
+            )
+        )
+        return EditRecord(rel, sha256_text(current), sha256_text(updated), diff), updated

@@ -55,11 +55,12 @@ def test_secrets_do_not_reach_the_tests(tmp_path, monkeypatch):
     assert run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests").passed
 
 
-def test_output_is_bounded(tmp_path):
+def test_output_past_the_bound_is_killed_and_not_a_pass(tmp_path):
     script = tmp_path / "noisy.py"
     script.write_text("import sys\nsys.stdout.write('x' * 5_000_000)\n")
     run = run_tests(tmp_path, f"{sys.executable} noisy.py")
-    assert run.passed and len(run.output) < 300_000 and "truncated" in run.output
+    assert not run.passed and run.output_overflow and len(run.output) < 300_000
+    assert "output passed 200000 bytes" in run.output and run.exit_code == 125
 
 
 def test_missing_command_is_a_clear_result(tmp_path):

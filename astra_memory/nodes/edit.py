@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
-from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.nodes.common import (
     context_of,
@@ -22,7 +23,19 @@ from astra_memory.nodes.common import (
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, edit_info
+from astra_memory.tools.guard import bound_text, call_guarded
 from astra_memory.tools.registry import ToolCallError, validate_call
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def journal_name(call_id: object) -> str:
+    """The journal file of one call: its id when that is a plain name, else a hash of it (a model's
+    call id is untrusted: ``../../x`` or 300 characters must not become a path)."""
+    text = str(call_id)
+    if _SAFE_ID.fullmatch(text):
+        return f"{text}.json"
+    return f"call-{hashlib.sha256(text.encode('utf-8', 'replace')).hexdigest()[:32]}.json"
 
 
 def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -34,21 +47,23 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     if hit is not None:
         return stop_at_limit(state, hit, calls, "edit")
     update: dict = {"last_node": "edit", "budget": {"tool_calls": 1}}
-    journal = Path(task["run_dir"]) / "edits" / f"{call['id']}.json" if task.get("run_dir") else None
+    journal = Path(task["run_dir"]) / "edits" / journal_name(call["id"]) if task.get("run_dir") else None
     try:
         args = validate_call(call["name"], call.get("args"))
-        record = workspace_of(state).apply_edit(args.path, args.old_text, args.new_text, journal=journal)
     except ToolCallError as exc:
         return refuse_call(state, context, update, call, calls, exc)
-    except WorkspaceError as exc:
-        emit(task.get("run_dir"), "edit_refused", error=str(exc))
-        update["messages"] = [reply(call, f"error: {exc}", error=True), *refuse_rest(calls)]
+    workspace = workspace_of(state)
+    record, problem = call_guarded(
+        lambda: workspace.apply_edit(args.path, args.old_text, args.new_text, journal=journal))
+    if problem is not None:  # refused or failed: an observation, the file unchanged
+        emit(task.get("run_dir"), "edit_refused", error=problem)
+        update["messages"] = [reply(call, problem, error=True), *refuse_rest(calls)]
         return update
     crash_point("edit:applied")
     emit(task.get("run_dir"), "edit", path=record.path, before=record.before_sha256, after=record.after_sha256)
     update.update(
         edits=[edit_info(record)],
         confirmed_outcome=None,  # any edit voids an earlier passing run
-        messages=[reply(call, f"applied to {record.path}:\n{record.diff}"), *refuse_rest(calls)],
+        messages=[reply(call, bound_text(f"applied to {record.path}:\n{record.diff}")), *refuse_rest(calls)],
     )
     return update

@@ -17,7 +17,7 @@ from astra_memory.nodes.common import context_of
 from astra_memory.snapshot import SNAPSHOT_DIR, take_snapshot
 from astra_memory.state import AgentState, run_record
 from astra_memory.symptoms import parse_failure
-from astra_memory.testrun import run_tests
+from astra_memory.testrun import MAX_OUTPUT_BYTES, run_tests
 
 # pytest: 4 = usage error, 5 = no tests collected; 126/127 = the command could not run.
 UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
@@ -43,6 +43,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:
         update.update(status="failed", reason=f"the test command timed out after {context_of(runtime).test_timeout_s:.0f}s")
+    elif run.output_overflow:
+        update.update(status="failed", reason=f"the test command was killed: its output passed {MAX_OUTPUT_BYTES} bytes")
     elif run.exit_code in UNRUNNABLE_EXIT_CODES:
         update.update(status="failed",
                       reason=f"{UNRUNNABLE_EXIT_CODES[run.exit_code]} (exit code {run.exit_code}): "

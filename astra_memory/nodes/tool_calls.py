@@ -6,7 +6,6 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
-from astra_memory.errors import AstraError
 from astra_memory.events import emit
 from astra_memory.nodes.common import (
     context_of,
@@ -21,6 +20,7 @@ from astra_memory.nodes.common import (
 )
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState
+from astra_memory.tools.guard import bound_text, call_guarded
 from astra_memory.tools.registry import TOOLS, ToolCallError, ToolEnv, ToolKind, validate_call
 
 
@@ -51,10 +51,9 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
             raise ToolCallError(f"{call['name']} must be the first call of its turn")
     except ToolCallError as exc:
         return refuse_call(state, context, update, call, calls, exc)
-    try:
-        content, error = tool.handler(args, ToolEnv(workspace_of(state), lambda: fix_memory(runtime))), False
-    except AstraError as exc:  # a well-formed call that failed: an observation, not a crash
-        content, error = f"error: {exc}", True
+    env = ToolEnv(workspace_of(state), lambda: fix_memory(runtime))
+    result, problem = call_guarded(lambda: tool.handler(args, env))  # a failed call is an observation
+    content, error = (bound_text(result), False) if problem is None else (problem, True)
     emit(task.get("run_dir"), "tool", name=call["name"], error=error, chars=len(content))
     update["messages"] = [reply(call, content, error=error), *refuse_rest(calls)]
     return update

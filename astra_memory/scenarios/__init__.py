@@ -45,7 +45,8 @@ class Scenario:
         """Copy the template to a fresh ``destination`` (which must not exist yet)."""
         if destination.exists():
             raise ScenarioError(f"{destination} already exists; a scenario is always copied to a fresh folder")
-        shutil.copytree(self.template, destination, ignore=_IGNORED)
+        # symlinks stay symlinks (which the tools refuse): a link out must not become a copy of its target
+        shutil.copytree(self.template, destination, ignore=_IGNORED, symlinks=True)
         return destination
 
 

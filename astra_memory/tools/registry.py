@@ -31,7 +31,7 @@ from astra_memory.tools.args import (
     SearchMemoryArgs,
     ToolArgs,
 )
-from astra_memory.workspace import Workspace
+from astra_memory.workspace import MAX_LIST_ENTRIES, Workspace
 
 
 class ToolKind(str, Enum):
@@ -65,7 +65,9 @@ class ToolCallError(ValueError):
 
 
 def _list_files(args: ListFilesArgs, env: ToolEnv) -> str:
-    return "\n".join(env.workspace.list_files(args.path or ".")) or "(no files)"
+    found = env.workspace.list_files(args.path or ".")
+    more = [f"[listing stopped at {MAX_LIST_ENTRIES} files; list a subfolder]"] if len(found) >= MAX_LIST_ENTRIES else []
+    return "\n".join(found + more) or "(no files)"
 
 
 def _read_file(args: ReadFileArgs, env: ToolEnv) -> str:

@@ -1,0 +1,138 @@
+"""The first process of a test step: runs the test command, and kills everything it started.
+
+Run by testrun.py as ``python -I -S reaper.py CONTROL_FD -- COMMAND...`` (standard library only,
+isolated from the workspace's PYTHONPATH). It starts COMMAND and ends, killing every process the
+step started, when
+
+- COMMAND exits (leftovers it detached are killed; the exit code is COMMAND's),
+- the control pipe closes: the agent stopped the step (timeout, output bound) or died, by any
+  signal including SIGKILL, since the kernel closes a dead process's pipe ends,
+- it gets SIGTERM, SIGHUP or SIGINT (also its parent-death signal).
+
+Which processes are "every process the step started": inside a PID namespace (``unshare --pid``)
+this is PID 1, and ``kill(-1)`` reaches exactly the namespace; a process cannot leave it. Without
+one it is a Linux child subreaper: every orphaned descendant, double-forked and ``setsid`` ones
+included, is re-parented to it, so its descendants in /proc are the step's processes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import sys
+import time
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+KILL_DEADLINE_S = 5.0
+
+
+def _prctl(option: int, value: int) -> bool:
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children_map() -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rindex(b")") + 2:].split()[1])  # the name may hold spaces and parentheses
+        children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def _descendants(root: int) -> list[int]:
+    tree, found, todo = _children_map(), [], [root]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _reap() -> tuple[list[tuple[int, int]], bool]:
+    """(pid, wait status) of every child that ended; True once no child is left."""
+    ended = []
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return ended, True
+        if pid == 0:
+            return ended, False
+        ended.append((pid, status))
+
+
+def kill_everything() -> None:
+    """SIGKILL every process of the step but this one, until none is left (or the deadline)."""
+    deadline = time.monotonic() + KILL_DEADLINE_S
+    while time.monotonic() < deadline:
+        if os.getpid() == 1:  # the namespace's init: -1 is exactly the namespace
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        elif os.path.isdir("/proc"):
+            for pid in _descendants(os.getpid()):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        else:  # no /proc: only our own process group can be found
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            os.killpg(os.getpgid(0), signal.SIGTERM)
+        _, none_left = _reap()
+        if none_left:
+            return
+        time.sleep(0.01)
+
+
+def _stop(signum, frame) -> None:  # noqa: ARG001
+    kill_everything()
+    os._exit(128 + signum)
+
+
+def main(argv: list[str]) -> int:
+    control_fd, command = int(argv[1]), argv[3:]
+    os.set_inheritable(control_fd, False)  # the tests must not hold the agent's lifeline
+    if os.getpid() != 1:
+        _prctl(PR_SET_CHILD_SUBREAPER, 1)
+        _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(signum, _stop)
+    wake, waker = os.pipe()  # SIGCHLD writes here, so a child's end wakes the loop at once
+    os.set_blocking(waker, False)
+    signal.set_wakeup_fd(waker)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    try:
+        child = os.posix_spawnp(command[0], command, dict(os.environ))
+    except OSError as exc:
+        print(f"could not start the test command {command[0]!r}: {exc.strerror or exc}", flush=True)
+        return 126 if isinstance(exc, PermissionError) else 127
+    while True:
+        readable, _, _ = select.select([control_fd, wake], [], [], 1.0)
+        if control_fd in readable and not os.read(control_fd, 1):  # EOF: the agent stopped the step, or died
+            kill_everything()
+            return 137
+        if wake in readable:
+            os.read(wake, 512)
+        ended, _ = _reap()
+        for pid, status in ended:
+            if pid == child:
+                kill_everything()  # what the command left behind dies with the step
+                code = os.waitstatus_to_exitcode(status)
+                return code if code >= 0 else 128 - code  # killed by a signal: 128 + its number, as a shell says
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

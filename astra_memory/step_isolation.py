@@ -1,0 +1,141 @@
+"""A test step's processes live and die with the step.
+
+The command runs under reaper.py, which starts it and kills everything it started when it ends or
+when its control pipe closes. The agent holds that pipe's write end: closing it stops the step, and
+the kernel closes it when the agent dies by any signal, SIGKILL included. Which processes "everything"
+is depends on the mode, picked once per process (``isolation_mode``):
+
+- ``pid-namespace`` (Linux with util-linux ``unshare`` allowed here, as root, or unprivileged through
+  a user namespace that keeps the caller's uid): the step is a PID namespace whose first process is
+  the reaper. Nothing inside can leave it; when the reaper ends the kernel kills what is left; a
+  SIGKILL of ``unshare`` kills the reaper (``--kill-child``).
+- ``subreaper`` (Linux otherwise): the reaper is a child subreaper, so orphaned descendants
+  (double-forked, ``setsid``) become its children and it kills its descendants. A test that kills the
+  reaper itself, or hands work to an outside service (systemd, cron, ssh), escapes it.
+- ``process-group`` (elsewhere): only the step's process group is killed; ``setsid`` escapes it.
+
+Output is read from a pipe into memory, at most the bound plus one read; nothing is spooled to disk.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+REAPER = Path(__file__).with_name("reaper.py")
+EXIT_GRACE_S = 2.0  # after the command ended, how long a leftover holding the pipe may delay the end
+STOP_GRACE_S = 10.0  # how long the reaper may take to kill everything before it is killed itself
+Ending = Literal["exited", "timeout", "overflow"]
+_UNSHARE = ("--pid", "--fork", "--kill-child")
+
+
+@lru_cache(maxsize=1)
+def namespace_prefix() -> tuple[str, ...] | None:
+    """The ``unshare`` command line that gives a step its own PID namespace here, or None."""
+    unshare = shutil.which("unshare") or shutil.which("unshare", path="/usr/bin:/bin")
+    if not unshare or not sys.platform.startswith("linux"):
+        return None
+    for extra in ((), ("--user", "--map-current-user"), ("--user", "--map-root-user")):
+        prefix = (unshare, *extra, *_UNSHARE)
+        try:
+            probe = subprocess.run([*prefix, "true"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if probe.returncode == 0:
+            return prefix
+    return None
+
+
+def isolation_mode() -> str:
+    """``pid-namespace``, ``subreaper`` or ``process-group``: how test steps are contained here."""
+    if namespace_prefix() is not None:
+        return "pid-namespace"
+    return "subreaper" if sys.platform.startswith("linux") else "process-group"
+
+
+class Step:
+    """One running test command under its reaper; use as a context manager so it always ends."""
+
+    def __init__(self, proc: subprocess.Popen, control: int):
+        self.proc, self._control = proc, control
+        self.exit_code: int | None = None
+
+    def collect(self, *, timeout_s: float, max_bytes: int) -> tuple[bytes, Ending]:
+        """Read the output until the command ends, the timeout passes or the output passes ``max_bytes``."""
+        fd = self.proc.stdout.fileno()
+        os.set_blocking(fd, False)
+        out, deadline, exited_at = bytearray(), time.monotonic() + timeout_s, None
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
+                    return bytes(out), "timeout"
+                if exited_at is None and self.proc.poll() is not None:
+                    exited_at = now
+                if exited_at is not None and now - exited_at > EXIT_GRACE_S:
+                    return bytes(out), "exited"  # something outside the step still holds the pipe
+                if not selector.select(min(deadline - now, 0.2)):
+                    continue
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    return bytes(out), "exited"
+                out += chunk
+                if len(out) > max_bytes:
+                    return bytes(out), "overflow"
+
+    def stop(self) -> None:
+        """End the step: the reaper kills everything it started; if it cannot, it is killed itself."""
+        if self._control >= 0:
+            os.close(self._control)
+            self._control = -1
+        try:
+            self.proc.wait(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            try:  # before reaping, so the group id cannot have been reused
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait()
+        self.proc.stdout.close()
+        if self.exit_code is None:
+            self.exit_code = self.proc.returncode
+
+    def __enter__(self) -> "Step":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+
+def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: str | None = None) -> Step:
+    """Start ``argv`` under the reaper (in a PID namespace where ``isolation`` allows it)."""
+    mode = isolation or isolation_mode()
+    prefix = list(namespace_prefix() or ()) if mode == "pid-namespace" else []
+    if mode == "pid-namespace" and not prefix:
+        raise OSError(f"a PID namespace is not available here (isolation modes: {isolation_mode()})")
+    control, lifeline = os.pipe()  # the reaper reads EOF on `control` once `lifeline` is closed
+    try:
+        proc = subprocess.Popen(
+            [*prefix, sys.executable, "-I", "-S", str(REAPER), str(control), "--", *argv],
+            cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=(control,), start_new_session=True)
+    except BaseException:
+        os.close(lifeline)
+        raise
+    finally:
+        os.close(control)
+    return Step(proc, lifeline)

@@ -1,0 +1,115 @@
+"""Test processes live and die with their step: real subprocesses, real signals, checked in /proc."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from astra_memory.step_isolation import isolation_mode
+from astra_memory.testrun import MAX_OUTPUT_BYTES, run_tests
+from tests.conftest import ROOT
+
+# The fallback is tested everywhere; the PID namespace wherever `unshare` is allowed (it is in CI and here).
+MODES = ["subreaper"] + (["pid-namespace"] if isolation_mode() == "pid-namespace" else [])
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process containment is Linux-only")
+
+
+def alive(marker: str) -> list[int]:
+    """Pids of live (not zombie) processes whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def wait_until(check, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+def spawner(tmp_path: Path, marker: str, *, then: str) -> str:
+    """A test command that starts a setsid'd `sleep`, a double-forked daemon and a plain child, then ``then``."""
+    (tmp_path / "spawn.py").write_text(textwrap.dedent(f"""
+        import os, subprocess, sys, time
+        sleeper = [sys.executable, "-c", "import time; time.sleep(1000)", {marker!r}]
+        subprocess.Popen(["setsid", *sleeper])                 # a new session: escapes a process group
+        subprocess.Popen(sleeper, start_new_session=True)
+        if os.fork() == 0:                                     # a classic daemon: double fork, setsid
+            os.setsid()
+            if os.fork() == 0:
+                os.execv(sys.executable, sleeper)
+            os._exit(0)
+        subprocess.Popen(sleeper)
+        open("ready", "w").close()
+        {then}
+    """))
+    return f"{sys.executable} spawn.py"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_detached_children_do_not_survive_the_step(tmp_path, mode):
+    marker = f"astra-{uuid.uuid4().hex}"
+    run = run_tests(tmp_path, spawner(tmp_path, marker, then="time.sleep(0.5)"), isolation=mode)
+    assert run.passed and (tmp_path / "ready").exists()
+    assert wait_until(lambda: not alive(marker), 5), f"survivors: {alive(marker)}"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_timeout_kills_every_descendant(tmp_path, mode):
+    marker = f"astra-{uuid.uuid4().hex}"
+    run = run_tests(tmp_path, spawner(tmp_path, marker, then="time.sleep(1000)"), timeout_s=5, isolation=mode)
+    assert run.timed_out and not run.passed and run.exit_code == 124
+    assert wait_until(lambda: not alive(marker), 5), f"survivors: {alive(marker)}"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_endless_output_is_stopped_at_the_bound(tmp_path, mode):
+    run = run_tests(tmp_path, "yes", timeout_s=60, isolation=mode)
+    assert run.output_overflow and not run.timed_out and not run.passed
+    assert MAX_OUTPUT_BYTES <= len(run.output) < MAX_OUTPUT_BYTES + 1_000
+    assert run.duration_s < 30  # stopped by the bound, not by the timeout
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_tests_die_when_the_agent_is_killed(tmp_path, mode):
+    marker = f"astra-{uuid.uuid4().hex}"
+    command = spawner(tmp_path, marker, then="time.sleep(1000)")
+    agent = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from astra_memory.testrun import run_tests; "
+                               "run_tests(sys.argv[1], sys.argv[2], timeout_s=300, isolation=sys.argv[3])",
+         str(tmp_path), command, mode], cwd=ROOT)
+    try:
+        assert wait_until(lambda: (tmp_path / "ready").exists() and len(alive(marker)) >= 4, 60), alive(marker)
+        agent.send_signal(signal.SIGKILL)
+        agent.wait()
+        assert wait_until(lambda: not alive(marker), 10), f"survivors: {alive(marker)}"
+    finally:
+        agent.kill()
+        for pid in alive(marker):  # never leave a failed test's processes behind
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, settings, tmp_path):
+    from astra_memory.session import start_session, workspace_task
+
+    (tmp_path / "proj").mkdir()
+    final = start_session(agent, workspace_task(tmp_path / "proj", "yes", settings, "t-yes"))
+    assert final["status"] == "failed" and "output passed 200000 bytes" in final["reason"]
