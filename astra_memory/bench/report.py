@@ -54,9 +54,11 @@ def _finish(out: Path, name: str, result: dict, markdown: str) -> dict[str, str]
 
 def retrieval_tables(result: dict) -> dict[str, str]:
     systems = result["systems"]
-    metrics = md_table(["system", "recall@1", "recall@3", "MRR@10", "all relevant in top 3"],
+    metrics = md_table(["system", "recall@1", "recall@3", "MRR@10", "all relevant in top 3",
+                        "delivered precision", "nothing relevant shown"],
                        [[result["labels"][n], f"{m['recall@1']:.3f}", f"{m['recall@3']:.3f}", f"{m['mrr']:.3f}",
-                         f"{m['all_relevant_in_top3']:.3f}"] for n, m in systems.items()])
+                         f"{m['all_relevant_in_top3']:.3f}", f"{m['delivered']['precision']:.3f}",
+                         f"{m['delivered']['nothing_relevant_shown']:.3f}"] for n, m in systems.items()])
     cal = result["calibration"]
     dist_rows = []
     for key, label in (("related", "related (query, relevant record)"), ("unrelated", "unrelated (other family)")):
@@ -205,6 +207,55 @@ same memory: only the queries are split.
 {tables['families']}
 
 ![families](retrieval_families.png)
+"""
+    return {**_finish(out, "retrieval", result, md), "png": pngs}
+
+
+def retrieval_side_by_side(result: dict) -> dict[str, str]:
+    """The sets side by side: ranking metrics, and what a session's search delivers."""
+    names = list(result["sets"])
+    header = ["system", *(f"{n} ({result['sets'][n]['queries']} queries, {result['sets'][n]['records']} records)"
+                          for n in names)]
+    ranking, delivered = [], []
+    for system in result["systems"]:
+        by = [result["sets"][n]["systems"][system] for n in names]
+        ranking.append([SHORT[system], *(f"{m['recall@1']:.3f} / {m['recall@3']:.3f} / {m['mrr']:.3f}" for m in by)])
+        delivered.append([SHORT[system], *(
+            f"{m['delivered']['precision']:.3f} / {m['delivered']['recall_shown']:.3f} / "
+            f"{m['delivered']['nothing_relevant_shown']:.3f} / {m['delivered']['shown_per_query']:.2f}" for m in by)])
+    return {"ranking": md_table(header, ranking), "delivered": md_table(header, delivered)}
+
+
+def write_retrieval_sets(result: dict, out: Path, command: str) -> dict[str, Any]:
+    """One report per set in ``out/<set>/`` (as ``write_retrieval``) and the side-by-side page."""
+    pngs: list[str] = []
+    for name, one in result["sets"].items():
+        folder = out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        pngs += write_retrieval(one, folder, command)["png"]
+    tables = retrieval_side_by_side(result)
+    sets = "\n".join(f"- **{n}**: `{r['cases']}` ({r['queries']} queries, {r['records']} records, "
+                     f"{r['families']} families); full report: [{n}/retrieval.md]({n}/retrieval.md)"
+                     for n, r in result["sets"].items())
+    md = f"""# Retrieval bench: the case sets side by side
+
+`{command}`
+
+Embeddings: {result['embeddings']}. {_machine_line(result['machine'])}
+
+{sets}
+
+## Ranking: recall@1 / recall@3 / MRR@10
+
+{tables['ranking']}
+
+## What a session's search delivers (top {result['session_top_k']}, min score {result['default_min_score']:g})
+
+precision (relevant hits shown / hits shown) / recall of what is shown (a relevant hit among them) /
+queries shown nothing relevant / hits shown per query. BM25 has no calibrated score and always shows
+its top {result['session_top_k']}.
+
+{tables['delivered']}
 """
     return {**_finish(out, "retrieval", result, md), "png": pngs}
 

@@ -36,7 +36,7 @@ from astra_memory.bench.common import machine_info, make_progress, percentile, s
 from astra_memory.context import Context
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
-from astra_memory.stores.hybrid import tokenize
+from astra_memory.stores.hybrid import deliverable, tokenize
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.symptoms import parse_failure, symptom_query
@@ -82,6 +82,24 @@ def metrics(rankings: dict[str, Ranked], queries: list[QueryCase]) -> dict[str, 
             "all_relevant_in_top3": round(strict3 / n, 4), "queries": n}
 
 
+def delivered_metrics(shown: dict[str, list[str]], queries: list[QueryCase]) -> dict[str, float]:
+    """What a session's memory search puts in front of the model (its top 3 at the default minimum
+    score): precision = relevant hits shown / hits shown (over all queries), the share of queries
+    shown nothing relevant (a fix for another cause, or nothing), the share shown nothing at all,
+    and recall of the shown hits (a relevant hit among them)."""
+    hits = relevant = missed = empty = 0
+    for q in queries:
+        ids = shown[q.id]
+        good = sum(rid in q.relevant for rid in ids)
+        hits, relevant = hits + len(ids), relevant + good
+        missed += good == 0
+        empty += not ids
+    n = len(queries)
+    return {"precision": round(relevant / hits, 4) if hits else 0.0,
+            "nothing_relevant_shown": round(missed / n, 4), "nothing_shown": round(empty / n, 4),
+            "recall_shown": round((n - missed) / n, 4), "shown_per_query": round(hits / n, 3)}
+
+
 def distribution(values: list[float]) -> dict[str, float]:
     if not values:
         return {"n": 0}
@@ -94,6 +112,16 @@ def distribution(values: list[float]) -> dict[str, float]:
 def _ranked(hits, exclude: list[str]) -> Ranked:
     kept = [h for h in hits if h.record.session_id not in exclude]
     return Ranked([h.record.session_id for h in kept], [h.score for h in kept])
+
+
+def _shown(ranked: Ranked, min_score: float) -> list[str]:
+    """The hits a session's search would deliver from this ranking: the product's own rule
+    (``stores/hybrid.py: deliverable``) applied after the query's excluded records are removed
+    (they cannot be in memory when the query's session runs)."""
+    if not ranked.ids or ranked.scores[0] is None:
+        return ranked.ids[:SESSION_TOP_K]  # BM25 has no calibrated score: it shows its top 3
+    keep = deliverable([float(s) for s in ranked.scores], min_score, SESSION_TOP_K)
+    return [ranked.ids[i] for i in keep]
 
 
 def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict, dict, dict]:
@@ -238,6 +266,9 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
     systems = {**ours, "baseline_fix_only": baseline, "bm25": bm25}
     product = ours["product"]
     results = {name: metrics(rankings, cases.queries) for name, rankings in systems.items()}
+    for name, rankings in systems.items():
+        results[name]["delivered"] = delivered_metrics(
+            {q.id: _shown(rankings[q.id], default_min) for q in cases.queries}, cases.queries)
 
     # What the default minimum score would hide from a session's top-3 search.
     hidden, shown = 0, 0
@@ -293,3 +324,19 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         "timings": timings,
         "machine": machine_info(),
     }
+
+
+def run_retrieval_sets(sets: dict[str, str | Path], *, embeddings=None, progress_factory=None,
+                       min_score: float | None = None) -> dict[str, Any]:
+    """``run_retrieval`` on each named case file with one loaded model; the side-by-side result.
+    ``progress_factory`` makes one progress display per set (default: none)."""
+    embeddings = embeddings or MiniLMEmbeddings(Settings().embedding_model_path)
+    progress_factory = progress_factory or (lambda: make_progress(False))
+    for path in sets.values():
+        load_cases(path)  # every file is checked before the first minute of embedding is spent
+    results = {name: run_retrieval(path, embeddings=embeddings, progress=progress_factory(), min_score=min_score)
+               for name, path in sets.items()}
+    first = next(iter(results.values()))
+    return {"bench": "retrieval", "sets": results, "embeddings": first["embeddings"],
+            "default_min_score": first["threshold"]["default_min_score"], "session_top_k": SESSION_TOP_K,
+            "systems": list(SYSTEMS), "labels": SYSTEM_LABELS, "machine": machine_info()}

@@ -57,3 +57,9 @@ def reciprocal_rank_fusion(orders: Sequence[Sequence[int]], k: int = RRF_K) -> l
 def hybrid_order(query: str, texts: Sequence[str]) -> list[int]:
     """Fuse the given (vector) order ``0..n-1`` with the BM25 order of ``texts`` for ``query``."""
     return reciprocal_rank_fusion([range(len(texts)), bm25_order(query, texts)])
+
+
+def deliverable(scores: Sequence[float], min_score: float, top_k: int) -> list[int]:
+    """Which of the ranked hits (their cosine scores, in rank order) a search delivers: the first
+    ``top_k`` whose score reaches ``min_score``."""
+    return [i for i, score in enumerate(scores) if score >= min_score][:top_k]
