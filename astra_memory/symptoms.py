@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from astra_memory.difference import describe_line, describe_literals
+
 # ECMA-48 CSI sequences (colours, cursor moves) and the two-byte escapes; what --color=yes adds.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _FAILED_LINE = re.compile(r"^(FAILED|ERROR) ([^\s(].*?)(?: - (.*))?$")
@@ -379,6 +381,7 @@ def symptom_query(failure: Failure) -> str:
         FailureItem(error_type=failure.error_type, message=failure.message, code=failure.failing_code)]
     heads: list[str] = []
     values: list[str] = []
+    differences: list[str] = []  # how compared values differ, in general words (difference.py)
     for item in items:
         head = _head(item.error_type or failure.error_type, own_message(item))
         if head and head not in heads:
@@ -386,6 +389,9 @@ def symptom_query(failure: Failure) -> str:
         for value in assertion_values(item.message):
             if value not in values and len(values) < MAX_VALUES:
                 values.append(value)
+        lines = [*assertion_values(item.message), *item.message.split(" | ")[:2]]
+        found = [w for line in lines for w in describe_line(line)] or describe_literals(own_message(item))
+        differences += [w for w in found if w not in differences]
     parts = heads[:3]
     if failure.failing_tests:
         names = "; ".join(_dedupe([_humanise(t) for t in failure.failing_tests[:MAX_FAILURES]]))
@@ -394,6 +400,8 @@ def symptom_query(failure: Failure) -> str:
         parts.append("failing code: " + "; ".join(failure.failing_code[:MAX_CODE_LINES]))
     if values:
         parts.append("compared: " + "; ".join(values))
+    if differences:
+        parts.append("values " + "; ".join(differences[:MAX_VALUES]))
     if failure.frames:
         parts.append("in: " + ", ".join(failure.frames[:MAX_CODE_LINES]))
     return "\n".join(p for p in parts if p)

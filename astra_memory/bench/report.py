@@ -223,7 +223,14 @@ def retrieval_side_by_side(result: dict) -> dict[str, str]:
         delivered.append([SHORT[system], *(
             f"{m['delivered']['precision']:.3f} / {m['delivered']['recall_shown']:.3f} / "
             f"{m['delivered']['nothing_relevant_shown']:.3f} / {m['delivered']['shown_per_query']:.2f}" for m in by)])
-    return {"ranking": md_table(header, ranking), "delivered": md_table(header, delivered)}
+    points = []
+    for i, point in enumerate(result["sets"][names[0]]["operating_points"]):
+        rule = f"min score {point['min_score']:g}" + (f", within {point['margin']:g} of the best" if point["margin"] else "")
+        points.append([rule, *(
+            f"{p['precision']:.3f} / {p['recall_shown']:.3f} / {p['shown_per_query']:.2f}"
+            for p in (result["sets"][n]["operating_points"][i] for n in names))])
+    return {"ranking": md_table(header, ranking), "delivered": md_table(header, delivered),
+            "operating_points": md_table(["rule (product, top 3)", *header[1:]], points)}
 
 
 def write_retrieval_sets(result: dict, out: Path, command: str) -> dict[str, Any]:
@@ -256,6 +263,13 @@ queries shown nothing relevant / hits shown per query. BM25 has no calibrated sc
 its top {result['session_top_k']}.
 
 {tables['delivered']}
+
+## Operating points of the product (precision / recall of what is shown / hits shown per query)
+
+Candidate rules fixed before measuring; the first is the default. A margin shows only hits whose
+cosine score is within it of the best shown one ("score separation").
+
+{tables['operating_points']}
 """
     return {**_finish(out, "retrieval", result, md), "png": pngs}
 

@@ -100,6 +100,22 @@ def delivered_metrics(shown: dict[str, list[str]], queries: list[QueryCase]) -> 
             "recall_shown": round((n - missed) / n, 4), "shown_per_query": round(hits / n, 3)}
 
 
+# Candidate operating points (min score, margin to the best shown score), fixed before measuring:
+# the default first, then stricter thresholds and score-separation rules.
+OPERATING_POINTS = [(0.15, None), (0.25, None), (0.35, None), (0.45, None), (0.15, 0.15), (0.15, 0.1),
+                    (0.15, 0.05), (0.35, 0.1)]
+
+
+def operating_points(rankings: dict[str, Ranked], queries: list[QueryCase]) -> list[dict[str, Any]]:
+    """Delivered precision and recall of a session's top 3 under each candidate rule."""
+    rows = []
+    for min_score, margin in OPERATING_POINTS:
+        shown = {q.id: [rankings[q.id].ids[i] for i in deliverable(
+            [float(s) for s in rankings[q.id].scores], min_score, SESSION_TOP_K, margin)] for q in queries}
+        rows.append({"min_score": min_score, "margin": margin, **delivered_metrics(shown, queries)})
+    return rows
+
+
 def distribution(values: list[float]) -> dict[str, float]:
     if not values:
         return {"n": 0}
@@ -318,6 +334,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         "threshold": {"default_min_score": default_min, "session_top_k": SESSION_TOP_K,
                       "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
         "calibration": calibration,
+        "operating_points": operating_points(product, cases.queries),
         "per_family_mrr": per_family,
         "per_cohort": per_cohort,
         "per_query": per_query,
