@@ -270,8 +270,27 @@ Candidate rules fixed before measuring; the first is the default. A margin shows
 cosine score is within it of the best shown one ("score separation").
 
 {tables['operating_points']}
+
+## A second search with the model's own diagnosis
+
+{_second_search_lines(result)}
 """
     return {**_finish(out, "retrieval", result, md), "png": pngs}
+
+
+def _second_search_lines(result: dict) -> str:
+    lines = []
+    for name, one in result["sets"].items():
+        s = one.get("second_search", {})
+        if s.get("queries"):
+            lines.append(f"- **{name}**: searching with the diagnosis (`error type: fix description` of the "
+                         f"query's own scenario, the text the scripted model's `finish` gives) finds a relevant fix "
+                         f"in the top 3 for {s['recall@3']:.3f} of {s['queries']} queries; of the {s['first_missed']} "
+                         f"the symptom search missed, it recovers {s['recovered']}; either search: "
+                         f"{s['either_recall@3']:.3f}. (An upper bound: the diagnosis is the true fix.)")
+        else:
+            lines.append(f"- **{name}**: no diagnosis in the case file (queries are test output only).")
+    return "\n".join(lines)
 
 
 # -- sessions -----------------------------------------------------------------------------------------

@@ -144,7 +144,7 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple
     """(a) and (a′): the session's own store and search path. Returns rankings per system, the
     embedded texts and the symptom queries."""
 
-    rankings: dict[str, dict[str, Ranked]] = {"product": {}, "product_vector_only": {}}
+    rankings: dict[str, dict[str, Ranked]] = {"product": {}, "product_vector_only": {}, "second_search": {}}
     texts: dict[str, str] = {}
     symptom_queries: dict[str, str] = {}
     with open_sqlite_store(workdir / "product.sqlite", embeddings) as store:
@@ -161,8 +161,35 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple
             for name, service in (("product", memory), ("product_vector_only", vector_only)):
                 hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
                 rankings[name][q.id] = _ranked(hits, q.exclude)
+            diagnosis = _diagnosis(cases, q)
+            if diagnosis:
+                hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0)
+                rankings["second_search"][q.id] = _ranked(hits, q.exclude)
             progress.advance(task)
     return rankings, texts, symptom_queries
+
+
+def _diagnosis(cases: CaseSet, q: QueryCase) -> str:
+    """The model's own account of the bug, where the case file has one: a query excluded from its
+    own scenario's record (the shipped corpus) has that scenario's scripted ``finish`` text as the
+    record's fix. What the model would pass to ``search_codebase_memory`` after investigating."""
+    if len(q.exclude) != 1 or not q.scenario:
+        return ""
+    own = next((r for r in cases.records if r.id == q.exclude[0] and r.scenario == q.scenario), None)
+    return f"{own.error_type}: {own.fix}" if own else ""
+
+
+def second_search(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[QueryCase]) -> dict:
+    """How often a second search with the diagnosis finds what the first (symptom) search missed."""
+    asked = [q for q in queries if q.id in second]
+    if not asked:
+        return {"queries": 0}
+    def hit(r: Ranked, q: QueryCase) -> bool:
+        return any(rid in q.relevant for rid in r.ids[:SESSION_TOP_K])
+    missed = [q for q in asked if not hit(first[q.id], q)]
+    return {"queries": len(asked), "recall@3": round(sum(hit(second[q.id], q) for q in asked) / len(asked), 4),
+            "first_missed": len(missed), "recovered": sum(hit(second[q.id], q) for q in missed),
+            "either_recall@3": round(sum(hit(first[q.id], q) or hit(second[q.id], q) for q in asked) / len(asked), 4)}
 
 
 def _baseline_fix_only(cases: CaseSet, embeddings, workdir: Path, progress, task) -> dict[str, Ranked]:
@@ -279,6 +306,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         pairs = _pair_scores(cases, embeddings, texts, symptom_queries)
         progress.advance(task)
 
+    second = ours.pop("second_search")
     systems = {**ours, "baseline_fix_only": baseline, "bm25": bm25}
     product = ours["product"]
     results = {name: metrics(rankings, cases.queries) for name, rankings in systems.items()}
@@ -335,6 +363,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                       "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
         "calibration": calibration,
         "operating_points": operating_points(product, cases.queries),
+        "second_search": second_search(product, second, cases.queries),
         "per_family_mrr": per_family,
         "per_cohort": per_cohort,
         "per_query": per_query,
