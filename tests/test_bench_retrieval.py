@@ -115,12 +115,12 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
     assert a["recall@3"] >= b["recall@3"] and a["recall@3"] >= c["recall@3"]
     # The fusion with BM25 is what lifts it above the vector order alone (the ablation).
     assert a["mrr"] > v["mrr"] and a["recall@3"] > v["recall@3"]
-    # The default minimum score is what the calibration rule gives on these measurements, and it
-    # hides none of the relevant hits a session's top-3 search returns.
+    # The default minimum score is at or below what the calibration rule gives on these
+    # measurements, and it hides none of the relevant hits a session's top-3 search returns.
     cohorts = report["per_cohort"]  # the same rankings, split by when each scenario was written
     assert set(cohorts) == {"design", "held-out"}
     assert sum(c["product"]["queries"] for c in cohorts.values()) == report["queries"]
-    assert report["calibration"]["suggested"]["threshold"] == DEFAULT_MIN_SCORE
+    assert report["calibration"]["suggested"]["threshold"] >= DEFAULT_MIN_SCORE
     assert report["calibration"]["related_below_default"] == 0
     assert report["threshold"]["hidden_by_default_min_score"] == 0
     # beta's query still finds alpha's fix above the threshold (the demo's origin story).
