@@ -185,7 +185,7 @@ def parse_failure(output: str) -> Failure:
         unit = _UNITTEST_HEAD.match(stripped)
         if section or unit:
             if section:
-                name = re.sub(r"^(ERROR|FAILED|FAIL) at (setup|teardown|call) of ", "", section.group(1))
+                name = re.sub(r"^(ERROR|FAILED|FAIL) (at (setup|teardown|call) of|collecting) ", "", section.group(1))
             else:
                 name, where = unit.group(2), (unit.group(3) or "")
                 klass = where.removesuffix("." + name).rsplit(".", 1)[-1] if where else ""
@@ -301,6 +301,8 @@ def _fill_from_summary(summary: list[tuple[str, str, bool]], items: list[Failure
         return
     for test_id, text, cut in summary:
         name = _exception_name(text)
+        if not name and text.startswith("assert"):
+            name = "AssertionError"  # --tb=line / -rf print a failed assert without the error's name
         items.append(FailureItem(test=test_id, error_type=name if not (cut and text.endswith(name)) else "",
                                  message=text[:MAX_MESSAGE_CHARS], truncated=cut))
 
@@ -311,7 +313,9 @@ def _dedupe(items: list[str]) -> list[str]:
 
 def _humanise(test_id: str) -> str:
     """``tests/t.py::TestA::test_rounds_half[2.5-3]`` -> ``rounds half [2.5-3]``: words plus the parameters."""
-    name = test_id.split("::")[-1].rsplit(".", 1)[-1] if "[" not in test_id else test_id.split("::")[-1]
+    name = test_id.split("::")[-1]
+    if name.endswith(".py"):  # a module (a collection error): its file name
+        name = re.split(r"[/\\]", name)[-1][:-3]
     params = ""
     match = re.search(r"\[(.*)\]$", name)
     if match:
@@ -391,7 +395,7 @@ def symptom_query(failure: Failure) -> str:
                 values.append(value)
         lines = [*assertion_values(item.message), *item.message.split(" | ")[:2]]
         found = [w for line in lines for w in describe_line(line)] or describe_literals(own_message(item))
-        differences += [w for w in found if w not in differences]
+        differences = _dedupe(differences + found)
     parts = heads[:3]
     if failure.failing_tests:
         names = "; ".join(_dedupe([_humanise(t) for t in failure.failing_tests[:MAX_FAILURES]]))

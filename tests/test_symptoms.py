@@ -229,3 +229,20 @@ def test_unittest_output():
     query = symptom_query(failure)
     assert "(failures=1" not in query and "lookup; label [case='mixed']" in query
     assert "AssertionError: 'Ab' != 'ab' | - Ab | + ab" in query
+
+
+def test_tb_line_and_collection_errors():
+    line = parse_failure("/w/tests/test_a.py:3: AssertionError: assert 1 == 2\n"
+                         "FAILED tests/test_a.py::test_a - assert 1 == 2\n")
+    assert line.error_type == "AssertionError" and line.failing_tests == ["tests/test_a.py::test_a"]
+    assert symptom_query(line).count("numbers differ by one") == 1
+    collect = parse_failure(
+        "==== ERRORS ====\n____ ERROR collecting tests/test_b.py ____\n"
+        "/usr/lib/python3.11/importlib/__init__.py:126: in import_module\n"
+        "    return _bootstrap._gcd_import(name[level:], package, level)\n"
+        "tests/test_b.py:1: in <module>\n    from app.m import nope\n"
+        "E   ImportError: cannot import name 'nope' from 'app.m'\n"
+        "=== short test summary info ===\nERROR tests/test_b.py\n")
+    assert collect.error_type == "ImportError" and collect.failing_tests == ["tests/test_b.py"]
+    assert collect.failing_code == ["from app.m import nope"]  # not importlib's line
+    assert "failing tests: b\n" in symptom_query(collect) + "\n"
