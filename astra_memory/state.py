@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from astra_memory.redact import scrub
 
@@ -83,6 +83,8 @@ class FailureInfo(TypedDict):
     message: str
     files: list[str]
     failing_code: list[str]
+    frames: NotRequired[list[str]]  # the project's non-test functions in the tracebacks
+    failures: NotRequired[list[dict]]  # one entry per failing test (symptoms.FailureItem as data)
 
 
 class MemoryHitInfo(TypedDict):

@@ -1,8 +1,16 @@
 """Turn a failing test run into a failure signature and a memory query.
 
 The query is built from observed symptoms only (error type, the exception's own message, the
-failing tests' names, the failing lines of test code), never from a guess at the cause: memory is
-searched before anyone has diagnosed anything.
+failing tests' names, the failing lines of code, the values the assertion compared, the non-test
+functions the traceback went through), never from a guess at the cause: memory is searched before
+anyone has diagnosed anything.
+
+Whatever options the test command was run with, the signature comes out clean: ANSI colour codes
+(``--color=yes``) are removed first; ``FAILED`` summary lines cut at the terminal width are not
+trusted for names or error types (the section headers and tracebacks are); parametrized ids keep
+their parameters; each failing test is parsed on its own (pytest sections, unittest ``FAIL:`` /
+``ERROR:`` blocks), so two different failures in one run stay two; lines of library code
+(site-packages, the standard library) are never reported as failing code.
 """
 
 from __future__ import annotations
@@ -10,20 +18,65 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-_FAILED_LINE = re.compile(r"^(FAILED|ERROR) (\S+?)(?: - (.*))?$")
+from astra_memory.difference import describe_line, describe_literals
+
+# ECMA-48 CSI sequences (colours, cursor moves) and the two-byte escapes; what --color=yes adds.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+_FAILED_LINE = re.compile(r"^(FAILED|ERROR) ([^\s(].*?)(?: - (.*))?$")
+# pytest section header: "____ test_x[1-2] ____", "____ TestA.test_b ____", "____ ERROR at setup of test_c ____"
+_SECTION = re.compile(r"^_{3,} (.+?) _{3,}$")
+# unittest: "FAIL: test_x (pkg.tests.TestA)" or, 3.11+, "FAIL: test_x (pkg.tests.TestA.test_x)"
+_UNITTEST_HEAD = re.compile(r"^(FAIL|ERROR): (\S+)(?: \(([^)]*)\))?(?: (\[.*\]|\(.*\)))?$")
 _E_LINE = re.compile(r"^E\s+(.*)$")
-_EXC_NAME = re.compile(r"^((?:[A-Za-z_][\w]*\.)*[A-Z][\w]*(?:Error|Exception|Exit|Warning|Interrupt))\b")
-_TRACE_LOC = re.compile(r"^([\w./\\-]+\.py):(\d+): ")
-_PY_TRACE = re.compile(r'File "([^"]+\.py)", line (\d+)')
-# pytest's diff decorations carry no meaning of their own ("- audit_log", "?   ^", "Use -v ...").
-_NOISE = re.compile(r"^([-+?] |[-+?]$|Use -v|Full diff|Omitting \d+ identical|\.\.\.)")
+_EXC_NAME = re.compile(
+    r"^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Warning|Interrupt|Iteration|Operation)"
+    r"|Failed|error))(?=:|\s*$)")
+_EXC_LINE = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*|(?:[a-z_]\w*\.)+error)(?::\s?(.*))?$")
+_TRACE_LOC = re.compile(r"^([\w./\\:~-]*[\w-]+\.py):(\d+): (?:in (\S+)|(\S+))")
+_PY_TRACE = re.compile(r'^\s*File "([^"]+\.py)", line (\d+)(?:, in (\S+))?')
+# pytest's diff decorations carry no meaning of their own ("?   ^", "Use -v ...", "Full diff").
+_NOISE = re.compile(r"^(\?\s|\?$|Use -v|Full diff|Omitting \d+ identical|\.\.\.(?:Full output)?|$)")
 # pytest marks the line that failed in each shown frame with ">" (the test's assert, the raising line).
 _CODE_LINE = re.compile(r"^>\s+(\S.*)$")
+_CARETS = re.compile(r"^\s*[\^~]+\s*$")
 # pytest's assertion rewriting: "assert 'audit-log' == 'audit_log'", with or without the error name.
 _INTROSPECTION = re.compile(r"^(?:AssertionError:\s*)?assert\b")
+_LIBRARY = re.compile(r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|[/\\]Lib[/\\]|^<|"
+                      r"[/\\]python\d(\.\d+)?[/\\]|_pytest[/\\]|[/\\]pluggy[/\\])", re.IGNORECASE)
+_TEST_FILE = re.compile(r"(^|[/\\])(tests?|testing)[/\\]|(^|[/\\])(test_[^/\\]*|[^/\\]*_test|conftest)\.py$")
+# "assert False" and the like compare nothing: the "where" line after them shows the call.
+_EMPTY_ASSERTS = {"assert False", "assert True", "assert None", "assert not True", "assert 0", "assert 1"}
 MAX_MESSAGE_CHARS = 400
 MAX_CODE_LINES = 6
 MAX_CODE_CHARS = 200
+MAX_VALUES = 4
+MAX_FAILURES = 6
+
+
+def strip_ansi(text: str) -> str:
+    """The text without terminal escape sequences (and without stray carriage returns)."""
+    return _ANSI.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def is_library_path(path: str) -> bool:
+    """Code the project does not own: installed packages, the standard library, pytest itself."""
+    return bool(_LIBRARY.search(path))
+
+
+def is_test_path(path: str) -> bool:
+    return bool(_TEST_FILE.search(path.replace("\\", "/")))
+
+
+@dataclass
+class FailureItem:
+    """One failing test's own traceback: never merged with another test's."""
+
+    test: str = ""
+    error_type: str = ""
+    message: str = ""  # the exception's text (explanation lines joined with " | ")
+    code: list[str] = field(default_factory=list)  # failing lines of the project's own code
+    frames: list[str] = field(default_factory=list)  # non-test, non-library "module.function"
+    truncated: bool = False  # only known from a summary line that was cut
 
 
 @dataclass
@@ -35,57 +88,223 @@ class Failure:
     message: str = ""
     files: list[str] = field(default_factory=list)
     failing_code: list[str] = field(default_factory=list)  # the ">" lines pytest printed, in order
+    frames: list[str] = field(default_factory=list)  # the project's non-test functions in the tracebacks
+    failures: list[dict] = field(default_factory=list)  # one FailureItem (as data) per failing test
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
+def _module_function(path: str, function: str | None) -> str:
+    """``src/reporting/loader.py`` + ``load_report`` -> ``reporting.loader.load_report``: the module
+    (its file and the package folder it is in, which is all an absolute path reliably shows) and
+    the function."""
+    parts = [p for p in re.split(r"[/\\]", path) if p and p not in (".", "..") and not p.endswith(":")]
+    stem = parts[-1][:-3] if parts else ""
+    package = parts[-2] if len(parts) > 1 and parts[-2] not in ("src", "lib", "app", "~") else ""
+    module = stem if stem != "__init__" else package
+    module = f"{package}.{module}" if package and module != package else module
+    return f"{module}.{function}" if function and function != "<module>" else module
+
+
+class _Block:
+    """Accumulates one failing test's lines."""
+
+    def __init__(self, test: str = ""):
+        self.item = FailureItem(test=test)
+        self.messages: list[str] = []
+        self.pending_code: list[str] = []
+        self.expect_source = False  # the next indented line is the source of a short/python frame
+        self.source_is_library = False
+        self.after_exception = False  # a Python traceback's exception line was read: diff lines follow
+
+    def add_code(self, text: str) -> None:
+        text = text.strip()[:MAX_CODE_CHARS]
+        if text and text not in self.item.code and len(self.item.code) < MAX_CODE_LINES:
+            self.item.code.append(text)
+
+    def add_message(self, text: str) -> None:
+        text = text.strip()
+        if text and not _NOISE.match(text) and text not in self.messages and len(self.messages) < 8:
+            self.messages.append(text)
+
+    def frame(self, path: str, function: str | None, files: list[str]) -> None:
+        norm = path.replace("\\", "/")
+        library = is_library_path(norm)
+        if not library:
+            for code in self.pending_code:
+                self.add_code(code)
+            if not norm.startswith("/") and not re.match(r"^[A-Za-z]:", norm) and norm not in files:
+                files.append(norm)
+            if not is_test_path(norm):
+                name = _module_function(norm, function)
+                if name and name not in self.item.frames:
+                    self.item.frames.append(name)
+        self.pending_code = []
+        self.expect_source, self.source_is_library = True, library
+
+    def finish(self) -> FailureItem:
+        for code in self.pending_code:  # ">" lines with no location after them (e.g. --tb=line)
+            self.add_code(code)
+        self.pending_code = []
+        if not self.item.error_type:
+            joined = " ".join(self.messages)
+            self.item.error_type = "AssertionError" if joined.startswith("assert") else (
+                "Error" if self.messages else "")
+        self.item.message = " | ".join(self.messages)[:MAX_MESSAGE_CHARS]
+        return self.item
+
+
+def _exception_name(text: str) -> str:
+    match = _EXC_NAME.match(text)
+    return match.group(1) if match else ""
+
+
 def parse_failure(output: str) -> Failure:
-    """Extract error type, failing tests, the first message and traceback files from pytest output."""
-    failing: list[str] = []
-    error_type = ""
-    messages: list[str] = []
+    """Extract the failing tests, each with its error type, message, code and frames, from pytest
+    or unittest output (any ``--tb`` style, coloured or not)."""
+    output = strip_ansi(output)
+    summary: list[tuple[str, str, bool]] = []  # (test id, message, cut at the terminal width)
+    blocks: list[_Block] = []
     files: list[str] = []
-    code: list[str] = []
+    block: _Block | None = None
+    in_python_tb = False
     for line in output.splitlines():
         stripped = line.rstrip()
-        code_match = _CODE_LINE.match(stripped)
-        if code_match:
-            text = code_match.group(1).strip()[:MAX_CODE_CHARS]
-            if len(code) < MAX_CODE_LINES and text not in code:
-                code.append(text)
+        if stripped.startswith("=") and stripped.endswith("="):  # "=== FAILURES ===", "=== short test summary"
+            block, in_python_tb = None, False
             continue
         match = _FAILED_LINE.match(stripped)
-        if match:
-            failing.append(match.group(2))
-            if not error_type and match.group(3):
-                exc = _EXC_NAME.match(match.group(3))
-                if exc:
-                    error_type = exc.group(1)
+        if match and not stripped.startswith(("FAILED (", "ERROR (")):
+            test_id, message = match.group(2), match.group(3) or ""
+            cut = test_id.endswith("...") or message.endswith("...")
+            summary.append((test_id.removesuffix("..."), message.removesuffix("..."), cut))
+            block = None
+            continue
+        section = _SECTION.match(stripped)
+        unit = _UNITTEST_HEAD.match(stripped)
+        if section or unit:
+            if section:
+                name = re.sub(r"^(ERROR|FAILED|FAIL) (at (setup|teardown|call) of|collecting) ", "", section.group(1))
+            else:
+                name, where = unit.group(2), (unit.group(3) or "")
+                klass = where.removesuffix("." + name).rsplit(".", 1)[-1] if where else ""
+                name = f"{klass}.{name}" if klass and klass != name else name
+                if unit.group(4):  # a subTest's parameters: "[case=3]" or "(rate=0.5)"
+                    name += "[" + unit.group(4)[1:-1] + "]"
+            block = _Block(name)
+            blocks.append(block)
+            in_python_tb = False
+            continue
+        if block is None:
+            if stripped.startswith("Traceback (most recent call last)"):
+                block = _Block("")  # a bare traceback (a collection error, a script)
+                blocks.append(block)
+            else:
+                continue
+        if stripped.startswith("Traceback (most recent call last)"):
+            in_python_tb = True
+            continue
+        if stripped.startswith("During handling of the above exception") or stripped.startswith(
+                "The above exception was the direct cause"):
+            block.messages = []  # the chained exception that follows is the one the test saw
+            block.item.error_type = ""
+            continue
+        if stripped.startswith("-" * 20) or stripped.startswith("Ran ") and " test" in stripped:
+            block = None if stripped.startswith("Ran ") else block
+            continue
+        code_match = _CODE_LINE.match(stripped)
+        if code_match:
+            block.pending_code.append(code_match.group(1))
+            block.expect_source = False
             continue
         e_match = _E_LINE.match(stripped)
         if e_match:
             text = e_match.group(1).strip()
-            if text and len(messages) < 3 and not _NOISE.match(text) and text not in messages:
-                messages.append(text)
-            exc = _EXC_NAME.match(text)
-            if exc and not error_type:
-                error_type = exc.group(1)
+            name = _exception_name(text)
+            if name and not block.item.error_type:
+                block.item.error_type = name
+            block.add_message(text)
+            block.expect_source = False
             continue
-        for pattern in (_TRACE_LOC, _PY_TRACE):
-            loc = pattern.search(stripped)
-            if loc:
-                path = loc.group(1).replace("\\", "/")
-                if "site-packages" not in path and not path.startswith("/") and path not in files:
-                    files.append(path)
+        loc = _TRACE_LOC.match(stripped.strip()) or _PY_TRACE.match(stripped)
+        if loc:
+            function = loc.group(3)
+            block.frame(loc.group(1), function, files)
+            if loc.re is _TRACE_LOC and loc.group(4) and not block.item.error_type:
+                name = _exception_name(loc.group(4))  # "app/m.py:12: ValueError" ends a long traceback
+                block.item.error_type = name or block.item.error_type
+            continue
+        if block.expect_source and stripped.startswith(" ") and stripped.strip():
+            if not _CARETS.match(stripped) and not block.source_is_library:
+                if in_python_tb or not stripped.strip().startswith(("def ", "@")):
+                    block.add_code(stripped)
+            block.expect_source = False
+            continue
+        if in_python_tb and stripped and not stripped.startswith(" "):
+            exc = _EXC_LINE.match(stripped)
+            if exc and not block.messages and (_exception_name(stripped) or exc.group(2) is not None):
+                block.item.error_type = exc.group(1)
+                block.add_message(stripped)
+                in_python_tb, block.after_exception = False, True
+                continue
+        if block.after_exception:
+            if stripped and not _CARETS.match(stripped):
+                block.add_message(stripped)  # unittest's diff lines after "AssertionError: 'a' != 'b'"
+            else:
+                block.after_exception = False
+
+    items = [b.finish() for b in blocks]
+    failing = _failing_ids(summary, items)
+    _fill_from_summary(summary, items)
+    items = [i for i in items if i.error_type or i.message or i.code]
+    first = items[0] if items else None
+    error_type = first.error_type if first else ""
+    message = first.message if first else ""
     if not error_type:
-        joined = " ".join(messages)
-        error_type = "AssertionError" if joined.startswith("assert") else ("Error" if failing or messages else "")
-    message = " | ".join(messages)[:MAX_MESSAGE_CHARS]
+        for _, text, cut in summary:
+            name = _exception_name(text)
+            if name and not (cut and text.endswith(name)):
+                error_type = name
+                break
     if not message and not failing:
         tail = [ln for ln in output.strip().splitlines() if ln.strip()][-3:]
         message = " | ".join(tail)[:MAX_MESSAGE_CHARS]
-    return Failure(error_type or "Error", _dedupe(failing), message, files, code)
+    code = _dedupe([c for i in items for c in i.code])[:MAX_CODE_LINES]
+    frames = _dedupe([f for i in items for f in i.frames])
+    return Failure(error_type or "Error", failing, message, files, code, frames,
+                   [asdict(i) for i in items[:MAX_FAILURES]])
+
+
+def _failing_ids(summary: list[tuple[str, str, bool]], items: list[FailureItem]) -> list[str]:
+    """Full node ids from the summary when whole, else the section's name (never a cut id)."""
+    ids = [tid for tid, _, cut in summary
+           if not tid.endswith("::") and not (cut and items and not _complete_id(tid, items))]
+    for item in items:
+        if item.test and not any(_same_test(tid, item.test) for tid in ids):
+            ids.append(item.test)
+    return _dedupe(ids)
+
+
+def _complete_id(test_id: str, items: list[FailureItem]) -> bool:
+    return any(_same_test(test_id, i.test) for i in items if i.test)
+
+
+def _same_test(node_id: str, name: str) -> bool:
+    """Does a node id (``tests/t.py::TestA::test_b[1]``) name the section ``TestA.test_b[1]``?"""
+    return node_id.replace("::", ".").endswith(name) or node_id.split("::")[-1] == name
+
+
+def _fill_from_summary(summary: list[tuple[str, str, bool]], items: list[FailureItem]) -> None:
+    """A run shown with ``--tb=no`` or ``-rf`` only has summary lines: one item per line."""
+    if items:
+        return
+    for test_id, text, cut in summary:
+        name = _exception_name(text)
+        if not name and text.startswith("assert"):
+            name = "AssertionError"  # --tb=line / -rf print a failed assert without the error's name
+        items.append(FailureItem(test=test_id, error_type=name if not (cut and text.endswith(name)) else "",
+                                 message=text[:MAX_MESSAGE_CHARS], truncated=cut))
 
 
 def _dedupe(items: list[str]) -> list[str]:
@@ -93,24 +312,33 @@ def _dedupe(items: list[str]) -> list[str]:
 
 
 def _humanise(test_id: str) -> str:
+    """``tests/t.py::TestA::test_rounds_half[2.5-3]`` -> ``rounds half [2.5-3]``: words plus the parameters."""
     name = test_id.split("::")[-1]
-    name = re.sub(r"\[.*\]$", "", name)
+    if name.endswith(".py"):  # a module (a collection error): its file name
+        name = re.split(r"[/\\]", name)[-1][:-3]
+    params = ""
+    match = re.search(r"\[(.*)\]$", name)
+    if match:
+        params, name = f" [{match.group(1)}]", name[: match.start()]
+    name = name.rsplit(".", 1)[-1]
     if name.startswith("test_"):
         name = name[5:]
-    return name.replace("_", " ")
+    elif name.startswith("test"):
+        name = name[4:]
+    return name.replace("_", " ").strip() + params
 
 
-def own_message(failure: Failure) -> str:
+def own_message(failure: Failure | FailureItem | str) -> str:
     """The failure's message without pytest's assertion introspection.
 
     An exception's own words ("can't compare offset-naive and offset-aware datetimes", an
     assert's explicit message) describe the behaviour. pytest's rewritten assertion ("assert
     'audit-log' == 'audit_log'" and the explanation lines after it) is the failing line again
-    with one project's values substituted and truncated: data, not description. The failing
-    line itself is kept, in ``failing_code``.
+    with one project's values substituted: those are kept apart, in ``assertion_values``.
     """
+    text = failure if isinstance(failure, str) else failure.message
     kept, in_introspection = [], False
-    for piece in (p.strip() for p in failure.message.split(" | ")):
+    for piece in (p.strip() for p in text.split(" | ")):
         if _INTROSPECTION.match(piece):
             in_introspection = True
             continue
@@ -122,9 +350,30 @@ def own_message(failure: Failure) -> str:
     return " | ".join(kept)
 
 
+def assertion_values(message: str) -> list[str]:
+    """What an assertion compared: the rewritten ``assert a == b`` and pytest's difference lines."""
+    values, in_introspection = [], False
+    for piece in (p.strip() for p in message.split(" | ")):
+        if _INTROSPECTION.match(piece):
+            in_introspection = True
+            values.append(re.sub(r"^AssertionError:\s*", "", piece))
+        elif in_introspection and not _EXC_NAME.match(piece):
+            values.append(re.sub(r"^\+\s+where ", "where ", piece))  # "where False = f('x')": the call
+        else:
+            in_introspection = False
+    return [v for v in values if v not in _EMPTY_ASSERTS and not v.endswith(":")][:MAX_VALUES]
+
+
+def _head(error_type: str, message: str) -> str:
+    if not message:
+        return error_type
+    return message if message.startswith(error_type) else f"{error_type}: {message}"
+
+
 def symptom_query(failure: Failure) -> str:
-    """The memory query for a failure: its error type and own message, the failing tests' names in
-    words, and the failing lines of test code.
+    """The memory query for a failure: each distinct error with its own message, the failing tests'
+    names in words (with their parameters), the failing lines of code, the values compared, and
+    the project's non-test functions the tracebacks went through.
 
     Test names are written as words ("second origin gets allow origin header") because they
     describe the expected behaviour in the project's own vocabulary, which is what a fix from
@@ -132,13 +381,31 @@ def symptom_query(failure: Failure) -> str:
     say which behaviour was exercised with which input. File paths are left out: they are
     project-specific. Measured with ``astra-memory bench retrieval`` (README, Results).
     """
-    message = own_message(failure)
-    head = message if message.startswith(failure.error_type) else (
-        f"{failure.error_type}: {message}" if message else failure.error_type)
-    parts = [head.strip()]
+    items = [FailureItem(**i) for i in failure.failures] or [
+        FailureItem(error_type=failure.error_type, message=failure.message, code=failure.failing_code)]
+    heads: list[str] = []
+    values: list[str] = []
+    differences: list[str] = []  # how compared values differ, in general words (difference.py)
+    for item in items:
+        head = _head(item.error_type or failure.error_type, own_message(item))
+        if head and head not in heads:
+            heads.append(head)
+        for value in assertion_values(item.message):
+            if value not in values and len(values) < MAX_VALUES:
+                values.append(value)
+        lines = [*assertion_values(item.message), *item.message.split(" | ")[:2]]
+        found = [w for line in lines for w in describe_line(line)] or describe_literals(own_message(item))
+        differences = _dedupe(differences + found)
+    parts = heads[:3]
     if failure.failing_tests:
-        names = "; ".join(_humanise(t) for t in failure.failing_tests[:6])
+        names = "; ".join(_dedupe([_humanise(t) for t in failure.failing_tests[:MAX_FAILURES]]))
         parts.append(f"failing tests: {names}")
     if failure.failing_code:
         parts.append("failing code: " + "; ".join(failure.failing_code[:MAX_CODE_LINES]))
+    if values:
+        parts.append("compared: " + "; ".join(values))
+    if differences:
+        parts.append("values " + "; ".join(differences[:MAX_VALUES]))
+    if failure.frames:
+        parts.append("in: " + ", ".join(failure.frames[:MAX_CODE_LINES]))
     return "\n".join(p for p in parts if p)

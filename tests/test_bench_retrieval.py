@@ -49,7 +49,7 @@ def test_metrics_on_a_known_ranking():
                                                            "unrelated_hidden": 0.5}
 
 
-def test_symptom_query_keeps_behaviour_and_drops_pytest_value_dumps():
+def test_symptom_query_keeps_behaviour_and_the_compared_values_apart():
     output = (
         "____ test_tags_after_comma_are_trimmed ____\n\n    def test_tags_after_comma_are_trimmed():\n"
         ">       assert parse_label_tags(\"Fragile, Perishable\") == [\"fragile\", \"perishable\"]\n"
@@ -64,8 +64,13 @@ def test_symptom_query_keeps_behaviour_and_drops_pytest_value_dumps():
     assert "' perishable'" in failure.message  # the model still sees pytest's full message
     query = symptom_query(failure)
     assert "tags after comma are trimmed" in query and "parse_label_tags(\"Fragile, Perishable\")" in query
-    assert "can't subtract offset-naive" in query and "At index 1 diff" not in query
-    assert "['fragile', ' perishable']" not in query
+    assert "can't subtract offset-naive" in query
+    # The assertion's operands and pytest's difference line carry the cause (the stray space): they
+    # stay in the query, on their own line after the behaviour, never in the error's head line.
+    head, compared = query.splitlines()[0], next(ln for ln in query.splitlines() if ln.startswith("compared: "))
+    assert head == "AssertionError" and "' perishable'" not in head
+    assert "At index 1 diff: ' perishable' != 'perishable'" in compared
+    assert "['fragile', ' perishable'] == ['fragile', 'perishable']" in compared
 
 
 def test_case_file_problems_name_the_line(tmp_path):
@@ -97,9 +102,9 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
     from astra_memory.cli import app
 
     out = tmp_path / "results"
-    result = CliRunner().invoke(app, ["bench", "retrieval", "--json", "--out", str(out)])
+    result = CliRunner().invoke(app, ["bench", "retrieval", "--json", "--out", str(out), "--cases", str(SHIPPED_CASES)])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)
+    report = json.loads(result.stdout)["sets"]["corpus"]
     assert report["embeddings"].startswith("all-MiniLM-L6-v2")
     a, v, b, c = (report["systems"][k] for k in ("product", "product_vector_only", "baseline_fix_only", "bm25"))
     assert report["queries"] >= 24
@@ -110,12 +115,12 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
     assert a["recall@3"] >= b["recall@3"] and a["recall@3"] >= c["recall@3"]
     # The fusion with BM25 is what lifts it above the vector order alone (the ablation).
     assert a["mrr"] > v["mrr"] and a["recall@3"] > v["recall@3"]
-    # The default minimum score is what the calibration rule gives on these measurements, and it
-    # hides none of the relevant hits a session's top-3 search returns.
+    # The default minimum score is at or below what the calibration rule gives on these
+    # measurements, and it hides none of the relevant hits a session's top-3 search returns.
     cohorts = report["per_cohort"]  # the same rankings, split by when each scenario was written
     assert set(cohorts) == {"design", "held-out"}
     assert sum(c["product"]["queries"] for c in cohorts.values()) == report["queries"]
-    assert report["calibration"]["suggested"]["threshold"] == DEFAULT_MIN_SCORE
+    assert report["calibration"]["suggested"]["threshold"] >= DEFAULT_MIN_SCORE
     assert report["calibration"]["related_below_default"] == 0
     assert report["threshold"]["hidden_by_default_min_score"] == 0
     # beta's query still finds alpha's fix above the threshold (the demo's origin story).
@@ -124,5 +129,6 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
     assert alpha_score >= DEFAULT_MIN_SCORE
     for name in ("retrieval.json", "retrieval.md", "retrieval_metrics.png", "retrieval_scores.png",
                  "retrieval_families.png"):
-        assert (out / name).stat().st_size > 1000, name
-    assert "recall@1" in (out / "retrieval.md").read_text()
+        assert (out / "corpus" / name).stat().st_size > 1000, name
+    assert "recall@1" in (out / "corpus" / "retrieval.md").read_text()
+    assert "relevant hits shown / hits shown" in (out / "retrieval.md").read_text()

@@ -24,6 +24,18 @@ from pathlib import Path
 from astra_memory.errors import AstraError
 
 SHIPPED_CASES = Path(__file__).resolve().parent / "cases" / "corpus.jsonl"
+# Development cases written by hand for the noise real suites add (ANSI colour, cut summary
+# lines, parametrized ids, two failures in one run, library frames, unittest); not from the blind set.
+DEV_EXTRA_CASES = Path(__file__).resolve().parent / "cases" / "dev_extra.jsonl"
+# The blind evaluation set lives beside the package in a source checkout (evals/blind/README.md);
+# an installed package has no copy, and the bench then reports the development sets only.
+BLIND_CASES = Path(__file__).resolve().parents[2] / "evals" / "blind" / "cases.jsonl"
+
+
+def default_case_sets() -> dict[str, Path]:
+    """The sets ``bench retrieval`` reports side by side: development first, then the blind set."""
+    sets = {"dev": SHIPPED_CASES, "dev-extra": DEV_EXTRA_CASES, "blind": BLIND_CASES}
+    return {name: path for name, path in sets.items() if path.is_file()}
 
 
 class CaseFileError(AstraError):

@@ -59,40 +59,49 @@ def _emit(result: dict, written: dict, as_json: bool, table: Table | list[Table]
 
 @bench_app.command()
 def retrieval(
-    cases: Annotated[Optional[Path], typer.Option("--cases", help="JSON-lines cases (default: the shipped corpus file).")] = None,
+    cases: Annotated[Optional[list[Path]], typer.Option(
+        "--cases", help="JSON-lines cases; repeat for several sets (default: the development sets and, "
+                        "in a source checkout, the blind set evals/blind/cases.jsonl, side by side).")] = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Recall@1/@3 and MRR: the product against the fix-only baseline and BM25; score calibration."""
-    from astra_memory.bench.cases import SHIPPED_CASES
+    """Recall@1/@3, MRR and delivered precision: the product against the fix-only baseline and BM25,
+    on each case set side by side; score calibration."""
+    from astra_memory.bench.cases import default_case_sets
     from astra_memory.bench.common import make_progress, results_dir
-    from astra_memory.bench.report import SHORT, cohort_cell, cohort_label, write_retrieval
-    from astra_memory.bench.retrieval import run_retrieval
+    from astra_memory.bench.report import SHORT, write_retrieval_sets
+    from astra_memory.bench.retrieval import run_retrieval_sets
 
+    sets = _set_names(cases) if cases else default_case_sets()
     try:
-        result = run_retrieval(cases or SHIPPED_CASES, progress=make_progress())
+        result = run_retrieval_sets(sets, progress_factory=make_progress)
     except AstraError as exc:
         _fail(str(exc))
-    written = write_retrieval(result, results_dir("retrieval", out),
-                              _command("retrieval", cases=cases, out=out, json=as_json))
-    table = Table("system", "recall@1", "recall@3", "MRR@10",
-                  title=f"Retrieval: {result['queries']} queries, {result['records']} records, MiniLM")
-    for name, m in result["systems"].items():
-        table.add_row(SHORT[name], f"{m['recall@1']:.3f}", f"{m['recall@3']:.3f}", f"{m['mrr']:.3f}")
-    cohorts = Table("system", *(cohort_label(c, by) for c, by in result["per_cohort"].items()),
-                    title="Per cohort: recall@1 / recall@3 / MRR")
-    for name in result["systems"]:
-        cohorts.add_row(SHORT[name], *(cohort_cell(by[name]) for by in result["per_cohort"].values()))
-    cal = result["calibration"]
-    scores = Table("pairs", "n", "min", "p5", "median", "p95", "max",
-                   title=f"MiniLM scores (DEFAULT_MIN_SCORE {cal['default_min_score']:g}, "
-                         f"suggested {cal['suggested'].get('threshold')}; hides "
-                         f"{result['threshold']['hidden_by_default_min_score']} relevant top-3 hits)")
-    for key in ("related", "unrelated"):
-        d = cal[key]
-        if d.get("n"):
-            scores.add_row(key, str(d["n"]), *(f"{d[k]:.3f}" for k in ("min", "p05", "p50", "p95", "max")))
-    _emit(result, written, as_json, [table, *([cohorts] if result["per_cohort"] else []), scores])
+    written = write_retrieval_sets(result, results_dir("retrieval", out),
+                                   _command("retrieval", cases=" ".join(map(str, cases or [])) or None,
+                                            out=out, json=as_json))
+    names = list(result["sets"])
+    table = Table("system", *(f"{n} ({result['sets'][n]['queries']} q)" for n in names),
+                  title="Retrieval, MiniLM: recall@1 / recall@3 / MRR@10")
+    shown = Table("system", *names, title=(f"Delivered at min score {result['default_min_score']:g}, top "
+                                           f"{result['session_top_k']}: precision / nothing relevant shown"))
+    for system in result["systems"]:
+        by = [result["sets"][n]["systems"][system] for n in names]
+        table.add_row(SHORT[system], *(f"{m['recall@1']:.3f} / {m['recall@3']:.3f} / {m['mrr']:.3f}" for m in by))
+        shown.add_row(SHORT[system], *(f"{m['delivered']['precision']:.3f} / "
+                                       f"{m['delivered']['nothing_relevant_shown']:.3f}" for m in by))
+    _emit(result, written, as_json, [table, shown])
+
+
+def _set_names(paths: list[Path]) -> dict[str, Path]:
+    """Column names for case files: the folder for ``.../blind/cases.jsonl``, else the file's stem."""
+    sets: dict[str, Path] = {}
+    for path in paths:
+        name = path.parent.name if path.stem == "cases" and path.parent.name else path.stem
+        while name in sets:
+            name += "'"
+        sets[name] = path
+    return sets
 
 
 @bench_app.command()

@@ -54,9 +54,11 @@ def _finish(out: Path, name: str, result: dict, markdown: str) -> dict[str, str]
 
 def retrieval_tables(result: dict) -> dict[str, str]:
     systems = result["systems"]
-    metrics = md_table(["system", "recall@1", "recall@3", "MRR@10", "all relevant in top 3"],
+    metrics = md_table(["system", "recall@1", "recall@3", "MRR@10", "all relevant in top 3",
+                        "delivered precision", "nothing relevant shown"],
                        [[result["labels"][n], f"{m['recall@1']:.3f}", f"{m['recall@3']:.3f}", f"{m['mrr']:.3f}",
-                         f"{m['all_relevant_in_top3']:.3f}"] for n, m in systems.items()])
+                         f"{m['all_relevant_in_top3']:.3f}", f"{m['delivered']['precision']:.3f}",
+                         f"{m['delivered']['nothing_relevant_shown']:.3f}"] for n, m in systems.items()])
     cal = result["calibration"]
     dist_rows = []
     for key, label in (("related", "related (query, relevant record)"), ("unrelated", "unrelated (other family)")):
@@ -207,6 +209,88 @@ same memory: only the queries are split.
 ![families](retrieval_families.png)
 """
     return {**_finish(out, "retrieval", result, md), "png": pngs}
+
+
+def retrieval_side_by_side(result: dict) -> dict[str, str]:
+    """The sets side by side: ranking metrics, and what a session's search delivers."""
+    names = list(result["sets"])
+    header = ["system", *(f"{n} ({result['sets'][n]['queries']} queries, {result['sets'][n]['records']} records)"
+                          for n in names)]
+    ranking, delivered = [], []
+    for system in result["systems"]:
+        by = [result["sets"][n]["systems"][system] for n in names]
+        ranking.append([SHORT[system], *(f"{m['recall@1']:.3f} / {m['recall@3']:.3f} / {m['mrr']:.3f}" for m in by)])
+        delivered.append([SHORT[system], *(
+            f"{m['delivered']['precision']:.3f} / {m['delivered']['recall_shown']:.3f} / "
+            f"{m['delivered']['nothing_relevant_shown']:.3f} / {m['delivered']['shown_per_query']:.2f}" for m in by)])
+    points = []
+    for i, point in enumerate(result["sets"][names[0]]["operating_points"]):
+        rule = f"min score {point['min_score']:g}" + (f", within {point['margin']:g} of the best" if point["margin"] else "")
+        points.append([rule, *(
+            f"{p['precision']:.3f} / {p['recall_shown']:.3f} / {p['shown_per_query']:.2f}"
+            for p in (result["sets"][n]["operating_points"][i] for n in names))])
+    return {"ranking": md_table(header, ranking), "delivered": md_table(header, delivered),
+            "operating_points": md_table(["rule (product, top 3)", *header[1:]], points)}
+
+
+def write_retrieval_sets(result: dict, out: Path, command: str) -> dict[str, Any]:
+    """One report per set in ``out/<set>/`` (as ``write_retrieval``) and the side-by-side page."""
+    pngs: list[str] = []
+    for name, one in result["sets"].items():
+        folder = out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        pngs += write_retrieval(one, folder, command)["png"]
+    tables = retrieval_side_by_side(result)
+    sets = "\n".join(f"- **{n}**: `{r['cases']}` ({r['queries']} queries, {r['records']} records, "
+                     f"{r['families']} families); full report: [{n}/retrieval.md]({n}/retrieval.md)"
+                     for n, r in result["sets"].items())
+    md = f"""# Retrieval bench: the case sets side by side
+
+`{command}`
+
+Embeddings: {result['embeddings']}. {_machine_line(result['machine'])}
+
+{sets}
+
+## Ranking: recall@1 / recall@3 / MRR@10
+
+{tables['ranking']}
+
+## What a session's search delivers (top {result['session_top_k']}, min score {result['default_min_score']:g})
+
+precision (relevant hits shown / hits shown) / recall of what is shown (a relevant hit among them) /
+queries shown nothing relevant / hits shown per query. BM25 has no calibrated score and always shows
+its top {result['session_top_k']}.
+
+{tables['delivered']}
+
+## Operating points of the product (precision / recall of what is shown / hits shown per query)
+
+Candidate rules fixed before measuring; the first is the default. A margin shows only hits whose
+cosine score is within it of the best shown one ("score separation").
+
+{tables['operating_points']}
+
+## A second search with the model's own diagnosis
+
+{_second_search_lines(result)}
+"""
+    return {**_finish(out, "retrieval", result, md), "png": pngs}
+
+
+def _second_search_lines(result: dict) -> str:
+    lines = []
+    for name, one in result["sets"].items():
+        s = one.get("second_search", {})
+        if s.get("queries"):
+            lines.append(f"- **{name}**: searching with the diagnosis (`error type: fix description` of the "
+                         f"query's own scenario, the text the scripted model's `finish` gives) finds a relevant fix "
+                         f"in the top 3 for {s['recall@3']:.3f} of {s['queries']} queries; of the {s['first_missed']} "
+                         f"the symptom search missed, it recovers {s['recovered']}; either search: "
+                         f"{s['either_recall@3']:.3f}. (An upper bound: the diagnosis is the true fix.)")
+        else:
+            lines.append(f"- **{name}**: no diagnosis in the case file (queries are test output only).")
+    return "\n".join(lines)
 
 
 # -- sessions -----------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from astra_memory.bench.common import machine_info, make_progress, percentile, s
 from astra_memory.context import Context
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
-from astra_memory.stores.hybrid import tokenize
+from astra_memory.stores.hybrid import deliverable, tokenize
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.symptoms import parse_failure, symptom_query
@@ -82,6 +82,40 @@ def metrics(rankings: dict[str, Ranked], queries: list[QueryCase]) -> dict[str, 
             "all_relevant_in_top3": round(strict3 / n, 4), "queries": n}
 
 
+def delivered_metrics(shown: dict[str, list[str]], queries: list[QueryCase]) -> dict[str, float]:
+    """What a session's memory search puts in front of the model (its top 3 at the default minimum
+    score): precision = relevant hits shown / hits shown (over all queries), the share of queries
+    shown nothing relevant (a fix for another cause, or nothing), the share shown nothing at all,
+    and recall of the shown hits (a relevant hit among them)."""
+    hits = relevant = missed = empty = 0
+    for q in queries:
+        ids = shown[q.id]
+        good = sum(rid in q.relevant for rid in ids)
+        hits, relevant = hits + len(ids), relevant + good
+        missed += good == 0
+        empty += not ids
+    n = len(queries)
+    return {"precision": round(relevant / hits, 4) if hits else 0.0,
+            "nothing_relevant_shown": round(missed / n, 4), "nothing_shown": round(empty / n, 4),
+            "recall_shown": round((n - missed) / n, 4), "shown_per_query": round(hits / n, 3)}
+
+
+# Candidate operating points (min score, margin to the best shown score), fixed before measuring:
+# the default first, then stricter thresholds and score-separation rules.
+OPERATING_POINTS = [(0.15, None), (0.25, None), (0.35, None), (0.45, None), (0.15, 0.15), (0.15, 0.1),
+                    (0.15, 0.05), (0.35, 0.1)]
+
+
+def operating_points(rankings: dict[str, Ranked], queries: list[QueryCase]) -> list[dict[str, Any]]:
+    """Delivered precision and recall of a session's top 3 under each candidate rule."""
+    rows = []
+    for min_score, margin in OPERATING_POINTS:
+        shown = {q.id: [rankings[q.id].ids[i] for i in deliverable(
+            [float(s) for s in rankings[q.id].scores], min_score, SESSION_TOP_K, margin)] for q in queries}
+        rows.append({"min_score": min_score, "margin": margin, **delivered_metrics(shown, queries)})
+    return rows
+
+
 def distribution(values: list[float]) -> dict[str, float]:
     if not values:
         return {"n": 0}
@@ -96,11 +130,21 @@ def _ranked(hits, exclude: list[str]) -> Ranked:
     return Ranked([h.record.session_id for h in kept], [h.score for h in kept])
 
 
+def _shown(ranked: Ranked, min_score: float) -> list[str]:
+    """The hits a session's search would deliver from this ranking: the product's own rule
+    (``stores/hybrid.py: deliverable``) applied after the query's excluded records are removed
+    (they cannot be in memory when the query's session runs)."""
+    if not ranked.ids or ranked.scores[0] is None:
+        return ranked.ids[:SESSION_TOP_K]  # BM25 has no calibrated score: it shows its top 3
+    keep = deliverable([float(s) for s in ranked.scores], min_score, SESSION_TOP_K)
+    return [ranked.ids[i] for i in keep]
+
+
 def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict, dict, dict]:
     """(a) and (a′): the session's own store and search path. Returns rankings per system, the
     embedded texts and the symptom queries."""
 
-    rankings: dict[str, dict[str, Ranked]] = {"product": {}, "product_vector_only": {}}
+    rankings: dict[str, dict[str, Ranked]] = {"product": {}, "product_vector_only": {}, "second_search": {}}
     texts: dict[str, str] = {}
     symptom_queries: dict[str, str] = {}
     with open_sqlite_store(workdir / "product.sqlite", embeddings) as store:
@@ -117,8 +161,35 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple
             for name, service in (("product", memory), ("product_vector_only", vector_only)):
                 hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
                 rankings[name][q.id] = _ranked(hits, q.exclude)
+            diagnosis = _diagnosis(cases, q)
+            if diagnosis:
+                hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0)
+                rankings["second_search"][q.id] = _ranked(hits, q.exclude)
             progress.advance(task)
     return rankings, texts, symptom_queries
+
+
+def _diagnosis(cases: CaseSet, q: QueryCase) -> str:
+    """The model's own account of the bug, where the case file has one: a query excluded from its
+    own scenario's record (the shipped corpus) has that scenario's scripted ``finish`` text as the
+    record's fix. What the model would pass to ``search_codebase_memory`` after investigating."""
+    if len(q.exclude) != 1 or not q.scenario:
+        return ""
+    own = next((r for r in cases.records if r.id == q.exclude[0] and r.scenario == q.scenario), None)
+    return f"{own.error_type}: {own.fix}" if own else ""
+
+
+def second_search(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[QueryCase]) -> dict:
+    """How often a second search with the diagnosis finds what the first (symptom) search missed."""
+    asked = [q for q in queries if q.id in second]
+    if not asked:
+        return {"queries": 0}
+    def hit(r: Ranked, q: QueryCase) -> bool:
+        return any(rid in q.relevant for rid in r.ids[:SESSION_TOP_K])
+    missed = [q for q in asked if not hit(first[q.id], q)]
+    return {"queries": len(asked), "recall@3": round(sum(hit(second[q.id], q) for q in asked) / len(asked), 4),
+            "first_missed": len(missed), "recovered": sum(hit(second[q.id], q) for q in missed),
+            "either_recall@3": round(sum(hit(first[q.id], q) or hit(second[q.id], q) for q in asked) / len(asked), 4)}
 
 
 def _baseline_fix_only(cases: CaseSet, embeddings, workdir: Path, progress, task) -> dict[str, Ranked]:
@@ -235,9 +306,13 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         pairs = _pair_scores(cases, embeddings, texts, symptom_queries)
         progress.advance(task)
 
+    second = ours.pop("second_search")
     systems = {**ours, "baseline_fix_only": baseline, "bm25": bm25}
     product = ours["product"]
     results = {name: metrics(rankings, cases.queries) for name, rankings in systems.items()}
+    for name, rankings in systems.items():
+        results[name]["delivered"] = delivered_metrics(
+            {q.id: _shown(rankings[q.id], default_min) for q in cases.queries}, cases.queries)
 
     # What the default minimum score would hide from a session's top-3 search.
     hidden, shown = 0, 0
@@ -287,9 +362,27 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         "threshold": {"default_min_score": default_min, "session_top_k": SESSION_TOP_K,
                       "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
         "calibration": calibration,
+        "operating_points": operating_points(product, cases.queries),
+        "second_search": second_search(product, second, cases.queries),
         "per_family_mrr": per_family,
         "per_cohort": per_cohort,
         "per_query": per_query,
         "timings": timings,
         "machine": machine_info(),
     }
+
+
+def run_retrieval_sets(sets: dict[str, str | Path], *, embeddings=None, progress_factory=None,
+                       min_score: float | None = None) -> dict[str, Any]:
+    """``run_retrieval`` on each named case file with one loaded model; the side-by-side result.
+    ``progress_factory`` makes one progress display per set (default: none)."""
+    embeddings = embeddings or MiniLMEmbeddings(Settings().embedding_model_path)
+    progress_factory = progress_factory or (lambda: make_progress(False))
+    for path in sets.values():
+        load_cases(path)  # every file is checked before the first minute of embedding is spent
+    results = {name: run_retrieval(path, embeddings=embeddings, progress=progress_factory(), min_score=min_score)
+               for name, path in sets.items()}
+    first = next(iter(results.values()))
+    return {"bench": "retrieval", "sets": results, "embeddings": first["embeddings"],
+            "default_min_score": first["threshold"]["default_min_score"], "session_top_k": SESSION_TOP_K,
+            "systems": list(SYSTEMS), "labels": SYSTEM_LABELS, "machine": machine_info()}

@@ -57,3 +57,16 @@ def reciprocal_rank_fusion(orders: Sequence[Sequence[int]], k: int = RRF_K) -> l
 def hybrid_order(query: str, texts: Sequence[str]) -> list[int]:
     """Fuse the given (vector) order ``0..n-1`` with the BM25 order of ``texts`` for ``query``."""
     return reciprocal_rank_fusion([range(len(texts)), bm25_order(query, texts)])
+
+
+def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: float | None = None) -> list[int]:
+    """Which of the ranked hits (their cosine scores, in rank order) a search delivers: the first
+    ``top_k`` whose score reaches ``min_score`` and, with a ``margin``, lies within it of the best
+    delivered score. The default (no margin) is what the retrieval bench's operating-point table
+    supports: on MiniLM a relevant and an unrelated top-3 hit have overlapping scores, and every
+    margin that raised precision lost more recall (README, Results)."""
+    kept = [i for i, score in enumerate(scores) if score >= min_score][:top_k]
+    if margin is None or not kept:
+        return kept
+    best = max(scores[i] for i in kept)
+    return [i for i in kept if scores[i] >= best - margin]

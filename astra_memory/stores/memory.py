@@ -16,7 +16,7 @@ from langgraph.store.base import BaseStore
 
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
-from astra_memory.stores.hybrid import CANDIDATE_POOL, hybrid_order
+from astra_memory.stores.hybrid import CANDIDATE_POOL, deliverable, hybrid_order
 from astra_memory.stores.record import FixRecord, memory_id_for, utc_now, validate_record
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
 
@@ -63,12 +63,10 @@ class FixMemory:
         if self.hybrid:  # vector order fused with BM25 over the same candidates (stores/hybrid.py)
             order = hybrid_order(query, [str(item.value.get(EMBEDDED_FIELD, "")) for item in items])
             items = [items[i] for i in order]
-        hits = []
-        for item in items:
-            score = float(item.score) if item.score is not None else 0.0
-            if score >= threshold:  # the cosine score: what the minimum score is calibrated on
-                hits.append(MemoryHit(FixRecord.from_store_value(item.value), score))
-        return hits[:top_k]
+        scores = [float(item.score) if item.score is not None else 0.0 for item in items]
+        # The cosine score is what the minimum score is calibrated on (stores/hybrid.py: deliverable).
+        return [MemoryHit(FixRecord.from_store_value(items[i].value), scores[i])
+                for i in deliverable(scores, threshold, top_k)]
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
