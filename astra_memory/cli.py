@@ -369,8 +369,14 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
         _fail(f"no record {memory_id!r}", EXIT_FAILED)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
-    for key, value in record.model_dump(mode="json").items():
+    for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():
         console.print(f"[bold]{key}[/bold]: {value}", highlight=False)
+    table = Table("confirmed at", "kind", "session / thread", "model", "outcome",
+                  title=f"confirmations ({record.times_confirmed})")
+    for c in record.confirmations:
+        table.add_row(c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
+                      else f"{c.session_id} / {c.thread_id}", c.model, c.outcome)
+    console.print(table)
 
 
 @memory_app.command("delete")
@@ -465,26 +471,45 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
 
 @memory_app.command("migrate")
 def memory_migrate(
-    source: Annotated[str, typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")],
-    destination: Annotated[str, typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")],
+    source: Annotated[Optional[str], typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")] = None,
+    destination: Annotated[Optional[str], typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Copy every record with its id and stored vector (not re-embedded) between backends; counts checked."""
+    """Without --from/--to: upgrade this memory in place (one record per fix, duplicates merged with
+    their confirmations). With both: copy every record with its id and stored vector (not
+    re-embedded) between backends, counts checked, then upgrade the destination."""
+    from astra_memory.backends import open_memory_store
+    from astra_memory.session import open_memory
     from astra_memory.stores.backend_copy import MigrationError, migrate
     from astra_memory.stores.embeddings import make_embeddings
+    from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.upgrade import upgrade_memory
 
     settings = _settings()
+    if (source is None) != (destination is None):
+        _fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
+    report = None
     try:
-        report = migrate(source, destination, make_embeddings(settings.embeddings, settings.embedding_model_path))
+        if source is None:
+            with open_memory(settings) as memory:
+                upgrade = upgrade_memory(memory)
+        else:
+            embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
+            report = migrate(source, destination, embeddings)
+            with open_memory_store(destination, embeddings, setting="--to") as opened:
+                upgrade = upgrade_memory(FixMemory(opened.store))
     except MigrationError as exc:
         _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
-        return _print_json(report.to_dict())
-    console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
-                  f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
-                  f"destination {report.destination_before} -> {report.destination_after} record(s)")
+        return _print_json({**(report.to_dict() if report else {}), "upgrade": upgrade.to_dict()})
+    if report is not None:
+        console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
+                      f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
+                      f"destination {report.destination_before} -> {report.destination_after} record(s)")
+    console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
+                  f"{upgrade.merged} duplicate(s) merged into their fix's confirmations")
 
 
 def main() -> None:
