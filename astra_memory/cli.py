@@ -78,6 +78,10 @@ def _progress(quiet: bool):
         elif node == "memory_search" and update.get("memory"):
             hits = update["memory"]["hits"]
             detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+        elif node == "replay" and update.get("replay"):
+            info = update["replay"]
+            detail = (f"replayed {info['replayed']}" if info.get("replayed") else info.get("skipped")
+                      or "; ".join(f"{a['memory_id'][:8]} {a['result'][:60]}" for a in info["tried"]))
         elif node == "investigate" and update.get("messages"):
             calls = update["messages"][-1].tool_calls
             detail = ", ".join(c["name"] for c in calls) or "no tool call"

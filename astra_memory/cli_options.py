@@ -29,6 +29,9 @@ SESSION_OPTIONS: dict[str, Any] = {
         "--max-tool-calls", min=1, help="Tool calls per session (default 60).")],
     "test_timeout_s": Annotated[Optional[float], typer.Option(
         "--test-timeout", min=1, help="Seconds a test run may take (default 120).")],
+    "replay": Annotated[Optional[bool], typer.Option(
+        "--replay/--no-replay", help="Before asking a model, replay a confirmed fix from memory whose diff applies "
+        "here (ASTRA_REPLAY; default on; resume: the session's).")],
     "base_url": Annotated[Optional[str], typer.Option(
         "--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL).", rich_help_panel=_LIVE)],
     "use_responses_api": Annotated[Optional[bool], typer.Option(
@@ -69,7 +72,7 @@ def session_options(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         options = {name: kwargs.pop(name, None) for name in SESSION_OPTIONS}
         given = {name: value for name, value in options.items() if value is not None and value is not False
-                 or (name == "use_responses_api" and value is False)}
+                 or (name in ("use_responses_api", "replay") and value is False)}
         return command(*args, given=given, **kwargs)
 
     wrapper.__signature__ = inspect.Signature(own + shared)  # what typer reads

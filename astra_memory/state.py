@@ -18,7 +18,7 @@ from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
 Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted"]
-RunPhase = Literal["observe", "confirm"]
+RunPhase = Literal["observe", "replay", "confirm"]
 
 
 def add_counts(current: dict[str, float] | None, delta: dict[str, float] | None) -> dict[str, float]:
@@ -114,6 +114,19 @@ class FixInfo(TypedDict):
     error_type: str
 
 
+class ReplayAttempt(TypedDict):
+    memory_id: str
+    result: str  # "fixed", or why not: "does not apply: ...", "tests still fail: ..."
+
+
+class ReplayInfo(TypedDict):
+    """The replay node: which stored fixes it tried on this workspace, and the one that fixed it."""
+
+    tried: list[ReplayAttempt]
+    replayed: str | None  # memory id of the replayed fix, when one fixed the bug
+    skipped: str | None  # why nothing was tried (switched off, no fix with a diff)
+
+
 class AgentState(TypedDict, total=False):
     task: Task
     messages: Annotated[list[AnyMessage], add_messages]  # the model conversation
@@ -124,6 +137,7 @@ class AgentState(TypedDict, total=False):
     confirmed_outcome: str | None  # set by a passing test run, cleared by any edit
     fix: FixInfo | None  # the model's finish(): fix description and error type
     stored_memory_id: str | None
+    replay: ReplayInfo | None  # what the replay node tried (nodes/replay.py)
     budget: Annotated[Budget, add_counts]  # model requests, tool calls, tokens, spend
     attempts: int  # test runs after a finish()
     invalid_turns: int  # model turns whose tool calls were refused

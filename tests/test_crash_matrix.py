@@ -61,7 +61,7 @@ tool = "finish"
 error_type = "AssertionError"
 fix_description = "Strip whitespace around comma-separated values and drop blank entries."
 '''
-NODE_SEQUENCE = ["observe", "memory_search", "investigate", "tools", "investigate", "edit", "investigate",
+NODE_SEQUENCE = ["observe", "memory_search", "replay", "investigate", "tools", "investigate", "edit", "investigate",
                  "test", "investigate", "edit", "investigate", "test", "store", "report"]
 
 

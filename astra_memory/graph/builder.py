@@ -9,6 +9,7 @@ from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
 from astra_memory.nodes.observe import observe
+from astra_memory.nodes.replay import replay
 from astra_memory.nodes.report import report
 from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
@@ -16,6 +17,7 @@ from astra_memory.nodes.tool_calls import tools
 from astra_memory.rules.routing import (
     route_after_investigate,
     route_after_observe,
+    route_after_replay,
     route_after_step,
     route_after_test,
 )
@@ -26,6 +28,7 @@ def build_graph() -> StateGraph:
     builder = StateGraph(AgentState, context_schema=Context)
     builder.add_node("observe", observe)
     builder.add_node("memory_search", memory_search)
+    builder.add_node("replay", replay)
     builder.add_node("investigate", investigate)
     builder.add_node("tools", tools)
     builder.add_node("edit", edit)
@@ -35,7 +38,8 @@ def build_graph() -> StateGraph:
 
     builder.add_edge(START, "observe")
     builder.add_conditional_edges("observe", route_after_observe)
-    builder.add_edge("memory_search", "investigate")  # the only way in: memory first
+    builder.add_edge("memory_search", "replay")  # the only way in: memory first
+    builder.add_conditional_edges("replay", route_after_replay)
     builder.add_conditional_edges("investigate", route_after_investigate)
     builder.add_conditional_edges("tools", route_after_step)
     builder.add_conditional_edges("edit", route_after_step)

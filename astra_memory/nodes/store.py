@@ -17,6 +17,7 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_confirmed(state)
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
     last_run = state["test_runs"][-1]
+    replayed = (state.get("replay") or {}).get("replayed")
     record = fix_memory(runtime).store_fix_memory(
         fix_description=fix["fix_description"],
         error_type=fix.get("error_type") or state["failure"]["error_type"],
@@ -28,9 +29,12 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         session_id=task["session_id"],
         thread_id=task["session_id"],
         project=task.get("project", ""),
-        model=task.get("model", "scripted"),
+        model="none (replayed from memory)" if replayed else task.get("model", "scripted"),
+        kind="replay" if replayed else "fix",
     )
     crash_point("store:written")
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
-            "reason": f"confirmed by {record.outcome}", "last_node": "store"}
+            "reason": f"confirmed by {record.outcome}"
+                      + (f"; replayed memory {replayed} with 0 model requests" if replayed else ""),
+            "last_node": "store"}

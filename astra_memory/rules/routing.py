@@ -13,6 +13,13 @@ def route_after_observe(state: AgentState) -> Literal["memory_search", "report"]
     return "report" if state.get("status") else "memory_search"
 
 
+def route_after_replay(state: AgentState) -> Literal["store", "investigate", "report"]:
+    """A replayed fix is stored only as a confirmed one (same gate as after `test`)."""
+    if fix_confirmed(state):
+        return "store"
+    return "report" if state.get("status") else "investigate"
+
+
 def route_after_investigate(state: AgentState) -> Literal["tools", "edit", "test", "report"]:
     """The memory gate lives here: no path to `edit` or `test` before the memory result was delivered."""
     if state.get("status"):
