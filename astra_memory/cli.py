@@ -24,6 +24,21 @@ app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed
                   pretty_exceptions_enable=False)
 memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
+_memory_namespace: dict[str, str] = {}
+
+
+@memory_app.callback()
+def _memory_options(namespace: Annotated[Optional[str], typer.Option(
+        "--namespace", help="The memory namespace these commands use (ASTRA_NAMESPACE; default the shared one).")]
+        = None) -> None:
+    _memory_namespace.clear()
+    if namespace is not None:
+        _memory_namespace["name"] = namespace
+
+
+def _namespace() -> str | None:
+    """The namespace `memory --namespace` gave (None: ASTRA_NAMESPACE, else the shared default)."""
+    return _memory_namespace.get("name")
 from astra_memory.bench.cli import bench_app  # noqa: E402  (light: heavy imports happen when a bench runs)
 
 app.add_typer(bench_app, name="bench")
@@ -334,7 +349,7 @@ def memory_search(query: str,
     from astra_memory.stores.format import format_hits
 
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
     except AstraError as exc:
         _fail(str(exc))
@@ -342,21 +357,44 @@ def memory_search(query: str,
 
 
 @memory_app.command("list")
-def memory_list(limit: int = 50, offset: int = 0, as_json: JsonOpt = False) -> None:
-    """List stored fixes, newest first."""
+def memory_list(limit: int = 50, offset: int = 0,
+                show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
+                as_json: JsonOpt = False) -> None:
+    """List stored fixes, newest first (invalidated ones only with --all)."""
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings()) as memory:
-            records = memory.list_records(limit=limit, offset=offset)
+        with open_memory(_settings(), namespace=_namespace()) as memory:
+            records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
         return _print_json([r.model_dump(mode="json") for r in records])
-    table = Table("memory id", "project", "error type", "files", "fix", "confirmed")
+    table = Table("memory id", "project", "error type", "files", "fix", "confirmed", "times", "status")
     for r in records:
-        table.add_row(*_record_row(r))
+        status = r.status if r.status == "active" else f"{r.status}: {r.status_reason}"
+        table.add_row(*_record_row(r), str(r.times_confirmed), status)
     console.print(table if records else "memory is empty")
+
+
+@memory_app.command("invalidate")
+def memory_invalidate(memory_id: str,
+                      reason: Annotated[str, typer.Option("--reason", help="Why the fix is wrong (kept for audit).")] = "",
+                      as_json: JsonOpt = False) -> None:
+    """Mark a fix wrong: kept for audit (`memory list --all`), never returned to the agent or replayed."""
+    from astra_memory.session import open_memory
+    from astra_memory.stores.lifecycle import invalidate
+
+    if not reason.strip():
+        _fail("--reason is required: say why the fix is wrong (it is kept with the record)")
+    try:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
+            record = invalidate(memory, memory_id, reason)
+    except AstraError as exc:
+        _fail(str(exc))
+    if record is None:
+        _fail(f"no record {memory_id!r}", EXIT_FAILED)
+    _print_json(record.model_dump(mode="json")) if as_json else console.print(f"invalidated {memory_id}: {reason.strip()}")
 
 
 @memory_app.command("show")
@@ -365,7 +403,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             record = memory.get(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -389,7 +427,7 @@ def memory_delete(memory_id: str) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             deleted = memory.delete(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -405,7 +443,7 @@ def memory_export(path: Path) -> None:
 
     count = 0
     try:
-        with open_memory(_settings()) as memory, open(path, "w", encoding="utf-8") as out:
+        with open_memory(_settings(), namespace=_namespace()) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
@@ -423,7 +461,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     if not path.is_file():
         _fail(f"{path} is not a file")
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             count = import_jsonl(memory, path)
     except AstraError as exc:
         _fail(str(exc), EXIT_FAILED)
@@ -448,7 +486,7 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             memory.put_record(record)
             steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
             hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
@@ -487,6 +525,7 @@ def memory_migrate(
     from astra_memory.stores.backend_copy import MigrationError, migrate
     from astra_memory.stores.embeddings import make_embeddings
     from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.namespaces import namespace_for
     from astra_memory.stores.upgrade import upgrade_memory
 
     settings = _settings()
@@ -499,9 +538,10 @@ def memory_migrate(
                 upgrade = upgrade_memory(memory)
         else:
             embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-            report = migrate(source, destination, embeddings)
+            where = namespace_for(Context().namespace if _namespace() is None else _namespace())
+            report = migrate(source, destination, embeddings, namespace=where)
             with open_memory_store(destination, embeddings, setting="--to") as opened:
-                upgrade = upgrade_memory(FixMemory(opened.store))
+                upgrade = upgrade_memory(FixMemory(opened.store, namespace=where))
     except MigrationError as exc:
         _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:

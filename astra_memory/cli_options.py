@@ -29,6 +29,9 @@ SESSION_OPTIONS: dict[str, Any] = {
         "--max-tool-calls", min=1, help="Tool calls per session (default 60).")],
     "test_timeout_s": Annotated[Optional[float], typer.Option(
         "--test-timeout", min=1, help="Seconds a test run may take (default 120).")],
+    "namespace": Annotated[Optional[str], typer.Option(
+        "--namespace", help="Memory namespace (team or project) searched and written (ASTRA_NAMESPACE; default "
+        "the shared one; resume: the session's).")],
     "replay": Annotated[Optional[bool], typer.Option(
         "--replay/--no-replay", help="Before asking a model, replay a confirmed fix from memory whose diff applies "
         "here (ASTRA_REPLAY; default on; resume: the session's).")],

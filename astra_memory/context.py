@@ -71,6 +71,7 @@ class Context:
     test_timeout_s: float = knob(120.0, env="ASTRA_TEST_TIMEOUT_S", option="--test-timeout")
     memory_top_k: int = knob(3, env="ASTRA_MEMORY_TOP_K", option="--memory-top-k")
     min_score: float = knob(DEFAULT_MIN_SCORE, env="ASTRA_MIN_SCORE", option="--min-score")
+    namespace: str = knob("", env="ASTRA_NAMESPACE", option="--namespace")  # "": the shared default
     replay: bool = knob(True, env="ASTRA_REPLAY", option="--no-replay")  # try memory's confirmed diffs first
     # -- live models and the cost guard (astra_memory/costs/) --
     approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", option="--approve-live-cost",

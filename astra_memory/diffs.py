@@ -112,3 +112,16 @@ def produced_lines(diff: str) -> dict[str, list[str]]:
         if lines:
             out.setdefault(_strip_prefix(patched.path), []).extend(lines)
     return out
+
+
+def changed_lines(diff: str) -> set[tuple[str, str]]:
+    """``{(path, removed line)}`` (whitespace squashed): which existing lines a fix changed.
+
+    Two fixes in one project whose sets meet changed the same lines (the later supersedes).
+    """
+    try:
+        patch = _parse(diff)
+    except DiffError:
+        return set()
+    return {(_strip_prefix(p.path), _squash(line.value)) for p in patch for hunk in p for line in hunk
+            if line.line_type == "-" and line.value.strip()}

@@ -26,6 +26,7 @@ from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.namespaces import namespace_for
 from astra_memory.testrun import TestRun, run_tests
 
 RECURSION_LIMIT = 200
@@ -58,17 +59,21 @@ def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
-        yield Agent(graph, FixMemory(backend.store, min_score=Context().min_score), settings, ledger)
+        context = Context()
+        yield Agent(graph, FixMemory(backend.store, min_score=context.min_score,
+                                     namespace=namespace_for(context.namespace)), settings, ledger)
 
 
 @contextmanager
-def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
-    """Only the fix memory (for the `memory` commands)."""
+def open_memory(settings: Settings | None = None, *, namespace: str | None = None) -> Iterator[FixMemory]:
+    """Only the fix memory (for the `memory` commands), in ``namespace`` (default: ASTRA_NAMESPACE, else shared)."""
     settings = settings or Settings()
     settings.ensure_home()
+    context = Context()
+    where = namespace_for(context.namespace if namespace is None else namespace)  # bad names fail before opening
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     with open_backend(settings, embeddings, checkpointer=False) as backend:
-        yield FixMemory(backend.store, min_score=Context().min_score)
+        yield FixMemory(backend.store, min_score=context.min_score, namespace=where)
 
 
 def new_thread_id(prefix: str = "session") -> str:

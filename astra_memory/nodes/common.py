@@ -12,6 +12,7 @@ from astra_memory.rules.gates import last_ai_message
 from astra_memory.rules.limits import LimitHit, check_limits
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.namespaces import namespace_for
 from astra_memory.workspace import Workspace
 
 
@@ -22,7 +23,8 @@ def context_of(runtime: Runtime[Context]) -> Context:
 def fix_memory(runtime: Runtime[Context]) -> FixMemory:
     if runtime.store is None:
         raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")
-    return FixMemory(runtime.store, min_score=context_of(runtime).min_score)
+    context = context_of(runtime)
+    return FixMemory(runtime.store, min_score=context.min_score, namespace=namespace_for(context.namespace))
 
 
 def workspace_of(state: AgentState) -> Workspace:

@@ -10,6 +10,7 @@ from astra_memory.events import emit
 from astra_memory.nodes.common import fix_memory
 from astra_memory.rules.gates import require_confirmed
 from astra_memory.state import AgentState
+from astra_memory.stores.lifecycle import supersede_earlier
 from astra_memory.symptoms import Failure, symptom_query
 
 
@@ -18,7 +19,8 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
     last_run = state["test_runs"][-1]
     replayed = (state.get("replay") or {}).get("replayed")
-    record = fix_memory(runtime).store_fix_memory(
+    memory = fix_memory(runtime)
+    record = memory.store_fix_memory(
         fix_description=fix["fix_description"],
         error_type=fix.get("error_type") or state["failure"]["error_type"],
         file_paths=list(dict.fromkeys(e["path"] for e in edits)),
@@ -33,6 +35,10 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         kind="replay" if replayed else "fix",
     )
     crash_point("store:written")
+    if len(record.confirmations) == 1:  # a fix stored for the first time replaces earlier ones on its lines
+        superseded = supersede_earlier(memory, record)
+        if superseded:
+            emit(task.get("run_dir"), "superseded", memory_id=record.memory_id, superseded=superseded)
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
             "reason": f"confirmed by {record.outcome}"

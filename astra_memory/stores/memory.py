@@ -18,6 +18,7 @@ from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.hybrid import CANDIDATE_POOL, hybrid_order
 from astra_memory.stores.locks import record_lock
+from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import (
     MAX_CONFIRMATIONS,
     Confirmation,
@@ -29,7 +30,7 @@ from astra_memory.stores.record import (
 )
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
 
-NAMESPACE = ("astra", "fixes")
+NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 MAX_QUERY_CHARS = 4_000
 
 
@@ -75,8 +76,11 @@ class FixMemory:
         hits = []
         for item in items:
             score = float(item.score) if item.score is not None else 0.0
-            if score >= threshold:  # the cosine score: what the minimum score is calibrated on
-                hits.append(MemoryHit(FixRecord.from_store_value(item.value), score))
+            record = FixRecord.from_store_value(item.value)
+            # the cosine score: what the minimum score is calibrated on; an invalidated fix is never returned
+            if score >= threshold and record.status != "invalidated":
+                hits.append(MemoryHit(record, score))
+        hits.sort(key=lambda h: h.record.status == "superseded")  # stable: below every active fix
         return hits[:top_k]
 
     # -- store ----------------------------------------------------------------------------
@@ -157,9 +161,10 @@ class FixMemory:
                 return
             offset += page_size
 
-    def list_records(self, limit: int = 50, offset: int = 0) -> list[FixRecord]:
+    def list_records(self, limit: int = 50, offset: int = 0, *, include_invalidated: bool = True) -> list[FixRecord]:
         items = self.store.search(self.namespace, limit=limit, offset=offset)
-        return [FixRecord.from_store_value(i.value) for i in items]
+        records = [FixRecord.from_store_value(i.value) for i in items]
+        return records if include_invalidated else [r for r in records if r.status != "invalidated"]
 
     def count(self) -> int:
         return sum(1 for _ in self.iter_records())
