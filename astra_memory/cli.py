@@ -272,7 +272,8 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
         for s in evidence["sessions"]:
             hits = "; ".join(f"{h['score']:.4f} from {h['session_id']}" for h in s["memory_hits_before_first_edit"])
             table.add_row(s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
-                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8],
+                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8]
+                          + (" (replayed)" if s.get("replayed_memory_id") else ""),
                           ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"])
         console.print(table)
         console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
