@@ -2,7 +2,7 @@
 and compare with an uncrashed run of the same two-attempt scenario.
 
 Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/crash.py), never by
-sleeping. The points: after every node boundary of a two-attempt run (14), inside every model call
+sleeping. The points: after every node boundary of a two-attempt run (15), inside every model call
 (5), inside every test subprocess (3), between each applied edit and its checkpoint (2), and
 between the memory write and its checkpoint (1).
 
@@ -124,7 +124,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
 
 
 def test_matrix_covers_every_named_point():
-    assert len(POINTS) == 25 and len(set(POINTS)) == 25
+    assert len(POINTS) == 26 and len(set(POINTS)) == 26
 
 
 def test_uncrashed_run_is_the_reference(matrix):
