@@ -156,3 +156,14 @@ def test_cli_two_sessions_of_one_bug_are_one_record_and_show_lists_them():
     assert upgraded.returncode == 0, upgraded.stderr
     assert json.loads(upgraded.stdout)["upgrade"]["merged"] == 0
     assert run_cli("memory", "migrate", "--from", "x.sqlite").returncode == 2
+
+
+def test_import_merges_confirmations_of_a_fix_memory_already_has(memory, tmp_path):
+    from astra_memory.stores.transfer import import_jsonl
+
+    record = confirm(memory, "s1")
+    exported = tmp_path / "out.jsonl"
+    exported.write_text(record.model_dump_json() + "\n")
+    confirm(memory, "s2")
+    assert import_jsonl(memory, exported) == 1
+    assert [c.session_id for c in memory.get(record.memory_id).confirmations] == ["s1", "s2"]
