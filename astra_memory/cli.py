@@ -24,6 +24,21 @@ app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed
                   pretty_exceptions_enable=False)
 memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
+_memory_namespace: dict[str, str] = {}
+
+
+@memory_app.callback()
+def _memory_options(namespace: Annotated[Optional[str], typer.Option(
+        "--namespace", help="The memory namespace these commands use (ASTRA_NAMESPACE; default the shared one).")]
+        = None) -> None:
+    _memory_namespace.clear()
+    if namespace is not None:
+        _memory_namespace["name"] = namespace
+
+
+def _namespace() -> str | None:
+    """The namespace `memory --namespace` gave (None: ASTRA_NAMESPACE, else the shared default)."""
+    return _memory_namespace.get("name")
 from astra_memory.bench.cli import bench_app  # noqa: E402  (light: heavy imports happen when a bench runs)
 
 app.add_typer(bench_app, name="bench")
@@ -79,6 +94,10 @@ def _progress(quiet: bool):
         elif node == "memory_search" and update.get("memory"):
             hits = update["memory"]["hits"]
             detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+        elif node == "replay" and update.get("replay"):
+            info = update["replay"]
+            detail = (f"replayed {info['replayed']}" if info.get("replayed") else info.get("skipped")
+                      or "; ".join(f"{a['memory_id'][:8]} {a['result'][:60]}" for a in info["tried"]))
         elif node == "investigate" and update.get("messages"):
             calls = update["messages"][-1].tool_calls
             detail = ", ".join(c["name"] for c in calls) or "no tool call"
@@ -293,7 +312,8 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
         for s in evidence["sessions"]:
             hits = "; ".join(f"{h['score']:.4f} from {h['session_id']}" for h in s["memory_hits_before_first_edit"])
             table.add_row(s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
-                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8],
+                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8]
+                          + (" (replayed)" if s.get("replayed_memory_id") else ""),
                           ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"])
         console.print(table)
         console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
@@ -370,7 +390,7 @@ def memory_search(query: str,
     from astra_memory.stores.format import format_hits
 
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
     except AstraError as exc:
         _fail(str(exc))
@@ -378,21 +398,44 @@ def memory_search(query: str,
 
 
 @memory_app.command("list")
-def memory_list(limit: int = 50, offset: int = 0, as_json: JsonOpt = False) -> None:
-    """List stored fixes, newest first."""
+def memory_list(limit: int = 50, offset: int = 0,
+                show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
+                as_json: JsonOpt = False) -> None:
+    """List stored fixes, newest first (invalidated ones only with --all)."""
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings()) as memory:
-            records = memory.list_records(limit=limit, offset=offset)
+        with open_memory(_settings(), namespace=_namespace()) as memory:
+            records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
         return _print_json([r.model_dump(mode="json") for r in records])
-    table = Table("memory id", "project", "error type", "files", "fix", "confirmed")
+    table = Table("memory id", "project", "error type", "files", "fix", "confirmed", "times", "status")
     for r in records:
-        table.add_row(*_record_row(r))
+        status = r.status if r.status == "active" else f"{r.status}: {r.status_reason}"
+        table.add_row(*_record_row(r), str(r.times_confirmed), status)
     console.print(table if records else "memory is empty")
+
+
+@memory_app.command("invalidate")
+def memory_invalidate(memory_id: str,
+                      reason: Annotated[str, typer.Option("--reason", help="Why the fix is wrong (kept for audit).")] = "",
+                      as_json: JsonOpt = False) -> None:
+    """Mark a fix wrong: kept for audit (`memory list --all`), never returned to the agent or replayed."""
+    from astra_memory.session import open_memory
+    from astra_memory.stores.lifecycle import invalidate
+
+    if not reason.strip():
+        _fail("--reason is required: say why the fix is wrong (it is kept with the record)")
+    try:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
+            record = invalidate(memory, memory_id, reason)
+    except AstraError as exc:
+        _fail(str(exc))
+    if record is None:
+        _fail(f"no record {memory_id!r}", EXIT_FAILED)
+    _print_json(record.model_dump(mode="json")) if as_json else console.print(f"invalidated {memory_id}: {reason.strip()}")
 
 
 @memory_app.command("show")
@@ -401,7 +444,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             record = memory.get(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -409,8 +452,14 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
         _fail(f"no record {memory_id!r}", EXIT_FAILED)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
-    for key, value in record.model_dump(mode="json").items():
+    for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():
         console.print(f"[bold]{key}[/bold]: {value}", highlight=False)
+    table = Table("confirmed at", "kind", "session / thread", "model", "outcome",
+                  title=f"confirmations ({record.times_confirmed})")
+    for c in record.confirmations:
+        table.add_row(c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
+                      else f"{c.session_id} / {c.thread_id}", c.model, c.outcome)
+    console.print(table)
 
 
 @memory_app.command("delete")
@@ -419,7 +468,7 @@ def memory_delete(memory_id: str) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             deleted = memory.delete(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -435,7 +484,7 @@ def memory_export(path: Path) -> None:
 
     count = 0
     try:
-        with open_memory(_settings()) as memory, open(path, "w", encoding="utf-8") as out:
+        with open_memory(_settings(), namespace=_namespace()) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
@@ -453,7 +502,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     if not path.is_file():
         _fail(f"{path} is not a file")
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             count = import_jsonl(memory, path)
     except AstraError as exc:
         _fail(str(exc), EXIT_FAILED)
@@ -478,7 +527,7 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
     try:
-        with open_memory(_settings()) as memory:
+        with open_memory(_settings(), namespace=_namespace()) as memory:
             memory.put_record(record)
             steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
             hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
@@ -505,26 +554,47 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
 
 @memory_app.command("migrate")
 def memory_migrate(
-    source: Annotated[str, typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")],
-    destination: Annotated[str, typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")],
+    source: Annotated[Optional[str], typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")] = None,
+    destination: Annotated[Optional[str], typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Copy every record with its id and stored vector (not re-embedded) between backends; counts checked."""
+    """Without --from/--to: upgrade this memory in place (one record per fix, duplicates merged with
+    their confirmations). With both: copy every record with its id and stored vector (not
+    re-embedded) between backends, counts checked, then upgrade the destination."""
+    from astra_memory.backends import open_memory_store
+    from astra_memory.session import open_memory
     from astra_memory.stores.backend_copy import MigrationError, migrate
     from astra_memory.stores.embeddings import make_embeddings
+    from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.namespaces import namespace_for
+    from astra_memory.stores.upgrade import upgrade_memory
 
     settings = _settings()
+    if (source is None) != (destination is None):
+        _fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
+    report = None
     try:
-        report = migrate(source, destination, make_embeddings(settings.embeddings, settings.embedding_model_path))
+        if source is None:
+            with open_memory(settings) as memory:
+                upgrade = upgrade_memory(memory)
+        else:
+            embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
+            where = namespace_for(Context().namespace if _namespace() is None else _namespace())
+            report = migrate(source, destination, embeddings, namespace=where)
+            with open_memory_store(destination, embeddings, setting="--to") as opened:
+                upgrade = upgrade_memory(FixMemory(opened.store, namespace=where))
     except MigrationError as exc:
         _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
-        return _print_json(report.to_dict())
-    console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
-                  f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
-                  f"destination {report.destination_before} -> {report.destination_after} record(s)")
+        return _print_json({**(report.to_dict() if report else {}), "upgrade": upgrade.to_dict()})
+    if report is not None:
+        console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
+                      f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
+                      f"destination {report.destination_before} -> {report.destination_after} record(s)")
+    console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
+                  f"{upgrade.merged} duplicate(s) merged into their fix's confirmations")
 
 
 def main() -> None:

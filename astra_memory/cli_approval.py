@@ -39,8 +39,9 @@ def ask_on_terminal(err: Console):
         return line.strip()
 
     def on_approval(request: dict[str, Any]) -> Any:
-        err.print(f"\n[bold]approval needed[/bold]: the agent wants to edit {request['path']}",
-                  highlight=False)
+        what = (f"replay the confirmed fix {request['memory_id']} from memory on {request['path']}"
+                if request.get("kind") == "approve_replay" else f"edit {request['path']}")
+        err.print(f"\n[bold]approval needed[/bold]: the agent wants to {what}", highlight=False)
         if request.get("error"):
             err.print(f"[red]{request['error']}[/red]", highlight=False)
         err.print(request.get("diff") or "", markup=False, highlight=False)

@@ -33,6 +33,12 @@ SESSION_OPTIONS: dict[str, Any] = {
         "--approve-edits/--no-approve-edits", help="Show each proposed edit and ask before it is applied "
         "(ASTRA_APPROVE_EDITS; default: ask for --workspace runs on a terminal, not for bundled scenarios or "
         "scripts; resume: the session's).")],
+    "namespace": Annotated[Optional[str], typer.Option(
+        "--namespace", help="Memory namespace (team or project) searched and written (ASTRA_NAMESPACE; default "
+        "the shared one; resume: the session's).")],
+    "replay": Annotated[Optional[bool], typer.Option(
+        "--replay/--no-replay", help="Before asking a model, replay a confirmed fix from memory whose diff applies "
+        "here (ASTRA_REPLAY; default on; resume: the session's).")],
     "base_url": Annotated[Optional[str], typer.Option(
         "--base-url", help="OpenAI-compatible server URL (OPENAI_BASE_URL).", rich_help_panel=_LIVE)],
     "use_responses_api": Annotated[Optional[bool], typer.Option(
@@ -59,7 +65,7 @@ SESSION_OPTIONS: dict[str, Any] = {
 }
 
 
-FALSE_IS_GIVEN = ("use_responses_api", "approve_edits")  # --chat-completions, --no-approve-edits
+FALSE_IS_GIVEN = ("use_responses_api", "approve_edits", "replay")  # --chat-completions, --no-approve-edits, --no-replay
 
 
 def session_options(command: Callable[..., Any]) -> Callable[..., Any]:

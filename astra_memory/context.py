@@ -74,6 +74,8 @@ class Context:
     # A human approves each edit before it is applied (nodes/approve.py). None: on for the user's own
     # project, off for a bundled scenario's fresh copy (tasks.complete_task; the CLI: README).
     approve_edits: bool | None = knob(None, env="ASTRA_APPROVE_EDITS", kind=bool, option="--approve-edits")
+    namespace: str = knob("", env="ASTRA_NAMESPACE", option="--namespace")  # "": the shared default
+    replay: bool = knob(True, env="ASTRA_REPLAY", option="--no-replay")  # try memory's confirmed diffs first
     # -- live models and the cost guard (astra_memory/costs/) --
     approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", option="--approve-live-cost",
                                    recorded=False)  # every process must approve again

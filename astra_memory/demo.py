@@ -1,9 +1,12 @@
-"""The main job: two sessions, two projects, one memory.
+"""The main job: three sessions, two projects, one memory.
 
 Session alpha fixes the CORS origins bug and stores the confirmed fix. Session beta, a new
 thread on a different project with no shared conversation, must find alpha's fix in its
 mandatory memory search before it reads or edits any file; then it fixes its own bug and stores
-that fix too. Each fix is stored only after the graph's confirm node re-ran the scenario's
+that fix too. Session alpha-again meets alpha's bug once more, in a copy of alpha's project whose
+file has changed (new lines above the bug): the replay node applies alpha's confirmed diff at its
+new offset and the tests pass, so it is fixed with 0 model requests and counted as a confirmation
+of alpha's record. Each fix is stored only after the graph's confirm node re-ran the scenario's
 original tests in a fresh copy of the project with only the session's edits; the evidence reports
 that run.
 """
@@ -24,6 +27,16 @@ from astra_memory.session import OnUpdate, new_thread_id, open_agent, scenario_t
 from astra_memory.settings import Settings
 
 DEMO_SCENARIOS = ("alpha", "beta")
+RECURRING = ("alpha-again", "alpha")  # (session label, scenario): alpha's bug in a changed copy
+CHANGED_FILE = "app/settings.py"
+CHANGE = ("# This copy of corsgate has changed since alpha's fix: these lines are new, so the\n"
+          "# code the fix touches sits further down the file than it did.\n")
+
+
+def change_copy(workspace: Path) -> None:
+    """Make the recurring session's copy differ from the one alpha fixed (other line offsets)."""
+    target = Path(workspace) / CHANGED_FILE
+    target.write_text(CHANGE + target.read_text(encoding="utf-8"), encoding="utf-8")
 
 
 def first_action_after_memory(events: list[dict[str, Any]]) -> bool:
@@ -48,13 +61,15 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
     sessions = []
     started = time.monotonic()
     with open_agent(demo_settings) as agent:
-        for name in DEMO_SCENARIOS:
-            scenario = load_scenario(name)
+        for name, scenario_name in [*((n, n) for n in DEMO_SCENARIOS), RECURRING]:
+            scenario = load_scenario(scenario_name)
             thread_id = new_thread_id(name)
             if on_session:
                 on_session(name, {"thread_id": thread_id})
             session_started = time.monotonic()
             task = scenario_task(scenario, demo_settings, thread_id, model=model)
+            if name != scenario_name:
+                change_copy(Path(task["workspace"]))
             final = start_session(agent, task, context=context or Context(model=model), on_update=on_update)
             summary = summarize(final)
             run_dir = Path(task["run_dir"])
@@ -71,6 +86,7 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
                 "model_requests": summary["model_requests"],
                 "tool_calls": summary["tool_calls"],
                 "stored_memory_id": summary["stored_memory_id"],
+                "replayed_memory_id": summary["replayed_memory_id"],
                 "original_tests_passed": bool(fresh.get("passed")),
                 "original_tests_outcome": (fresh.get("outcome") or fresh.get("reason")
                                            or "no fresh-copy run (no passing fix)"),

@@ -9,7 +9,6 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -23,12 +22,12 @@ from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.models.live import is_live, preflight
 from astra_memory.redact import scrub_data
-from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
+from astra_memory.stores.namespaces import namespace_for
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
@@ -61,17 +60,21 @@ def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
-        yield Agent(graph, FixMemory(backend.store, min_score=Context().min_score), settings, ledger)
+        context = Context()
+        yield Agent(graph, FixMemory(backend.store, min_score=context.min_score,
+                                     namespace=namespace_for(context.namespace)), settings, ledger)
 
 
 @contextmanager
-def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
-    """Only the fix memory (for the `memory` commands)."""
+def open_memory(settings: Settings | None = None, *, namespace: str | None = None) -> Iterator[FixMemory]:
+    """Only the fix memory (for the `memory` commands), in ``namespace`` (default: ASTRA_NAMESPACE, else shared)."""
     settings = settings or Settings()
     settings.ensure_home()
+    context = Context()
+    where = namespace_for(context.namespace if namespace is None else namespace)  # bad names fail before opening
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     with open_backend(settings, embeddings, checkpointer=False) as backend:
-        yield FixMemory(backend.store, min_score=Context().min_score)
+        yield FixMemory(backend.store, min_score=context.min_score, namespace=where)
 
 
 def new_thread_id(prefix: str = "session") -> str:
@@ -87,7 +90,7 @@ def pending_approval(agent: Agent, thread_id: str) -> dict[str, Any] | None:
     """The approval request a thread is waiting on (nodes/approve.py), or None."""
     snapshot = agent.graph.get_state(agent.config(thread_id))
     for interrupt in getattr(snapshot, "interrupts", ()) or ():
-        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") == "approve_edit":
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") in ("approve_edit", "approve_replay"):
             return interrupt.value
     return None
 

@@ -20,7 +20,7 @@ from typing_extensions import NotRequired, TypedDict
 from astra_memory.redact import scrub
 
 Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed"]
-RunPhase = Literal["observe", "confirm"]
+RunPhase = Literal["observe", "replay", "confirm"]
 
 
 def add_counts(current: dict[str, float] | None, delta: dict[str, float] | None) -> dict[str, float]:
@@ -143,6 +143,19 @@ class ApprovalInfo(TypedDict):
     reason: str
 
 
+class ReplayAttempt(TypedDict):
+    memory_id: str
+    result: str  # "fixed", or why not: "does not apply: ...", "tests still fail: ..."
+
+
+class ReplayInfo(TypedDict):
+    """The replay node: which stored fixes it tried on this workspace, and the one that fixed it."""
+
+    tried: list[ReplayAttempt]
+    replayed: str | None  # memory id of the replayed fix, when one fixed the bug
+    skipped: str | None  # why nothing was tried (switched off, no fix with a diff)
+
+
 class AgentState(TypedDict, total=False):
     task: Task
     messages: Annotated[list[AnyMessage], add_messages]  # the model conversation
@@ -155,6 +168,7 @@ class AgentState(TypedDict, total=False):
     pristine: str | None  # the snapshot of the project taken before the first test run (observe)
     confirm: ConfirmResult | None  # the fresh-copy re-run that store requires (nodes/confirm.py)
     stored_memory_id: str | None
+    replay: ReplayInfo | None  # what the replay node tried (nodes/replay.py)
     budget: Annotated[Budget, add_counts]  # model requests, tool calls, tokens, spend
     attempts: int  # test runs after a finish()
     invalid_turns: int  # model turns whose tool calls were refused

@@ -210,6 +210,28 @@ class Workspace:
             hits.append(f"[{skipped} files larger than {MAX_SEARCH_FILE_BYTES} bytes were not searched]")
         return hits
 
+    # -- whole files, for replay and its undo (same no-follow path and protection as an edit) ----
+    def read_bytes(self, path: str) -> tuple[str, bytes]:
+        """(relative path, bytes) of a file the agent may edit; refused past MAX_WRITE_BYTES."""
+        parts = self.file_parts(path, for_write=True)
+        with open_dir(self.root, parts[:-1]) as dir_fd, open_regular(dir_fd, parts[-1], path) as (fd, _):
+            rel = check_inside(self.root, fd, path) or "/".join(parts)
+            self.refuse_protected(rel)
+            data = read_bounded(fd, MAX_WRITE_BYTES)
+        if len(data) > MAX_WRITE_BYTES:
+            raise WorkspaceError(f"{rel} is larger than {MAX_WRITE_BYTES} bytes; refusing to edit it")
+        return rel, data
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Replace an existing editable file's bytes atomically, keeping its mode."""
+        parts = self.file_parts(path, for_write=True)
+        if len(data) > MAX_WRITE_BYTES:
+            raise WorkspaceError(f"{path!r}: {len(data)} bytes is over the {MAX_WRITE_BYTES}-byte write limit")
+        with open_dir(self.root, parts[:-1]) as dir_fd:
+            with open_regular(dir_fd, parts[-1], path) as (fd, info):
+                self.refuse_protected(check_inside(self.root, fd, path) or "/".join(parts))
+            replace_file(dir_fd, parts[-1], data, info.st_mode)
+
     # -- the one write ----------------------------------------------------------------------
     def preview_edit(self, path: str, old_text: str, new_text: str) -> str:
         """The unified diff ``apply_edit`` would write, refused for the same reasons; nothing is written."""

@@ -13,9 +13,12 @@ def test_demo_two_sessions_one_memory(isolated_home):
     result = run_cli("demo", "--json", env=cli_env(ASTRA_EMBEDDINGS="minilm"))
     assert result.returncode == 0, result.stderr
     evidence = json.loads(result.stdout)
-    alpha, beta = evidence["sessions"]
+    alpha, beta, again = evidence["sessions"]
     assert evidence["model"] == "scripted"
-    assert [alpha["scenario"], beta["scenario"]] == ["alpha", "beta"]
+    assert [alpha["scenario"], beta["scenario"], again["scenario"]] == ["alpha", "beta", "alpha-again"]
+    # The third session: alpha's bug in a changed copy, fixed by replaying alpha's fix, no model request.
+    assert again["status"] == "fixed" and again["model_requests"] == 0 and again["original_tests_passed"]
+    assert again["replayed_memory_id"] == again["stored_memory_id"] == alpha["stored_memory_id"]
     assert alpha["status"] == beta["status"] == "fixed"
     assert alpha["memory_hits_before_first_edit"] == []  # empty memory: the search still happened
     assert alpha["memory_searched_before_any_read_or_edit"] and beta["memory_searched_before_any_read_or_edit"]

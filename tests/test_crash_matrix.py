@@ -2,7 +2,7 @@
 and compare with an uncrashed run of the same two-attempt scenario.
 
 Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/crash.py), never by
-sleeping. The points: after every node boundary of a two-attempt run (15), inside every model call
+sleeping. The points: after every node boundary of a two-attempt run (16), inside every model call
 (5), inside every test subprocess (4: observe, two attempts, the fresh-copy confirmation), between
 each applied edit and its checkpoint (2), between building the fresh copy and its test run (1), and
 between the memory write and its checkpoint (1).
@@ -62,8 +62,8 @@ tool = "finish"
 error_type = "AssertionError"
 fix_description = "Strip whitespace around comma-separated values and drop blank entries."
 '''
-NODE_SEQUENCE = ["observe", "memory_search", "investigate", "tools", "investigate", "edit", "investigate",
-                 "test", "investigate", "edit", "investigate", "test", "confirm", "store", "report"]
+NODE_SEQUENCE = ["observe", "memory_search", "replay", "investigate", "tools", "investigate", "edit",
+                 "investigate", "test", "investigate", "edit", "investigate", "test", "confirm", "store", "report"]
 
 
 def _node_points() -> list[str]:
@@ -125,7 +125,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
 
 
 def test_matrix_covers_every_named_point():
-    assert len(POINTS) == 28 and len(set(POINTS)) == 28
+    assert len(POINTS) == 29 and len(set(POINTS)) == 29
 
 
 def test_uncrashed_run_is_the_reference(matrix):

@@ -13,7 +13,7 @@ from astra_memory.session import start_session
 from astra_memory.tools.guard import MAX_RESULT_CHARS, bound_text, call_guarded
 from astra_memory.workspace import Workspace
 from tests.conftest import ROOT
-from tests.helpers import ALPHA_FIX, FINISH, call, file_text, task_with_script
+from tests.helpers import ALPHA_FIX, FINISH, call, task_with_script
 
 HOSTILE = [
     call("read_file", path="a" * 300),  # once: OSError "File name too long", the session and every resume died

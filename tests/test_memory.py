@@ -33,7 +33,7 @@ def memory(request, tmp_path):
 def store_fix(memory, fix="strip whitespace around comma separated origins", session="s1", **overrides):
     args = dict(fix_description=fix, error_type="AssertionError", file_paths=["app/settings.py"], outcome=OUTCOME,
                 confirmed_outcome=OUTCOME, symptom="AssertionError: second origin rejected comma separated origins",
-                diff="-a\n+b\n", session_id=session, project="corsgate")
+                diff=f"-a\n+{fix}\n", session_id=session, project="corsgate")
     args.update(overrides)
     return memory.store_fix_memory(**args)
 
@@ -66,7 +66,11 @@ def test_storing_the_same_fix_twice_updates_instead_of_duplicating(memory):
     second = store_fix(memory)
     assert first.memory_id == second.memory_id
     assert memory.count() == 1 and vector_rows(memory) == 1
-    assert store_fix(memory, session="s2").memory_id != first.memory_id
+    # Another session confirming the same fix is a confirmation of this record, not a new one.
+    again = store_fix(memory, session="s2")
+    assert again.memory_id == first.memory_id and memory.count() == 1 and vector_rows(memory) == 1
+    assert [c.session_id for c in memory.get(first.memory_id).confirmations] == ["s1", "s2"]
+    assert store_fix(memory, fix="another fix", session="s2").memory_id != first.memory_id
 
 
 def test_timestamps_are_the_records_own_across_overwrites(memory):

@@ -148,7 +148,7 @@ def _fill(target, n: int) -> dict[str, str]:
                 session_id=f"s{i}")
             ids[record.memory_id] = record.model_dump_json()
         unindexed = {**json.loads(next(iter(ids.values()))), "memory_id": "00000000-0000-0000-0000-000000000000",
-                     "symptom": "a record stored without a vector"}
+                     "symptom": "a record stored without a vector", "diff": "-unindexed\n+unindexed\n"}
         unindexed["embed_text"] = f"{unindexed['symptom']}\nFix: {unindexed['fix_description']}"
         # A record without a vector (put with index=False): migrate must embed it, and say so.
         opened.store.put(("astra", "fixes"), unindexed["memory_id"], unindexed, index=False)
@@ -201,6 +201,8 @@ def test_migrate_cli_then_the_team_reads_it_through_database_url(pg_url, tmp_pat
     assert moved.returncode == 0, moved.stderr
     report = json.loads(moved.stdout)
     assert report["records"] == report["destination_after"] == 6 and report["vectors_copied"] == 5
+    # Then the destination is upgraded to one record per fix: the hand-made id gets its fix's id.
+    assert report["upgrade"] == {"records_before": 6, "records_after": 6, "merged": 0, "renamed": 1}
     listing = run_cli("--database-url", pg_url, "memory", "list", "--json")
     assert listing.returncode == 0, listing.stderr
     assert len(json.loads(listing.stdout)) == 6 and not (isolated_home / "memory.sqlite").exists()

@@ -145,6 +145,38 @@ def sessions(
     raise typer.Exit(0 if all(r["status"] == "fixed" and r["original_tests_passed"] for r in every) else 1)
 
 
+@bench_app.command()
+def recurring(
+    family: Annotated[Optional[list[str]], typer.Option("--family", help="Only these families (repeatable).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="'scripted' (default) or 'openai:<model>'.")] = None,
+    embeddings: Annotated[str, typer.Option(help="'minilm' (default) or 'hash' (fast, for tests).")] = "minilm",
+    out: OutOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A bug that comes back: first fix, same bug in a changed copy, related bug; memory off / on / on + replay."""
+    from astra_memory.bench.common import make_progress, results_dir
+    from astra_memory.bench.recurring import run_recurring, write_recurring
+
+    folder = results_dir("recurring", out)
+    try:
+        with make_progress() as progress:
+            result = run_recurring(folder / "data", model=model or Context().model or "scripted", embeddings=embeddings,
+                                   families=family, progress=progress)
+    except AstraError as exc:
+        _fail(str(exc))
+    written = write_recurring(result, folder, _command("recurring", model=model, embeddings=embeddings, out=out,
+                                                        json=as_json))
+    table = Table("mode", "session", "n", "fixed", "replayed", "model req", "tool calls", "test runs", "wall s",
+                  title=f"Recurring bugs, {len(result['families'])} families (model {result['model']}); "
+                        "origin story: 7 requests / 9 tool calls per session")
+    for mode, positions in result["totals"].items():
+        for cell in positions.values():
+            table.add_row(mode, cell["label"], str(cell["sessions"]), str(cell["fixed"]), str(cell["replayed"]),
+                          str(cell["model_requests"]), str(cell["tool_calls"]), str(cell["test_runs"]),
+                          f"{cell['wall_time_s']:.1f}")
+    _emit(result, written, as_json, table)
+
+
 def _sizes(raw: str) -> list[int]:
     try:
         sizes = [int(x.replace("_", "").replace("k", "000")) for x in raw.split(",") if x.strip()]

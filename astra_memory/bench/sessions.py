@@ -87,7 +87,7 @@ def five_sessions(home: Path, *, sessions: int, scenario_name: str, model: str, 
                     if record.memory_id != first_id:
                         agent.memory.delete(record.memory_id)
             in_memory = agent.memory.count()
-            row = _session_row(agent, scenario, settings, new_thread_id(f"s{number}"), model, Context(model=model))
+            row = _session_row(agent, scenario, settings, new_thread_id(f"s{number}"), model, Context(model=model, replay=False))
             rank, score = _rank_of(row["hits"], first_id)
             row.update(session=number, records_in_memory=in_memory, session1_rank=rank, session1_score=score,
                        retrieved_before_first_edit=rank is not None and row["memory_searched_before_any_read_or_edit"])
@@ -112,7 +112,7 @@ def family_run(home: Path, *, family: str, model: str, embeddings: str, progress
         for scenario in members:
             in_memory = agent.memory.count()
             row = _session_row(agent, scenario, settings, new_thread_id(scenario.name[:20]), model,
-                               Context(model=model))
+                               Context(model=model, replay=False))
             best = row["hits"][0] if row["hits"] else None
             row.update(records_in_memory=in_memory, hits_from=[stored.get(h["memory_id"], "?") for h in row["hits"]],
                        best_score=best["score"] if best else None,

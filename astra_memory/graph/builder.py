@@ -12,6 +12,7 @@ from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
 from astra_memory.nodes.observe import observe
 from astra_memory.nodes.prepare import prepare
+from astra_memory.nodes.replay import replay
 from astra_memory.nodes.report import report
 from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
@@ -21,6 +22,7 @@ from astra_memory.rules.routing import (
     route_after_approve,
     route_after_investigate,
     route_after_observe,
+    route_after_replay,
     route_after_step,
     route_after_test,
 )
@@ -32,6 +34,7 @@ def build_graph() -> StateGraph:
     builder.add_node("prepare", prepare)  # checks and completes the input task
     builder.add_node("observe", observe)
     builder.add_node("memory_search", memory_search)
+    builder.add_node("replay", replay)
     builder.add_node("investigate", investigate)
     builder.add_node("tools", tools)
     builder.add_node("approve", approve)  # a human's yes before each edit, when the task asks for it
@@ -44,7 +47,8 @@ def build_graph() -> StateGraph:
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "observe")
     builder.add_conditional_edges("observe", route_after_observe)
-    builder.add_edge("memory_search", "investigate")  # the only way in: memory first
+    builder.add_edge("memory_search", "replay")  # the only way in: memory first
+    builder.add_conditional_edges("replay", route_after_replay)
     builder.add_conditional_edges("investigate", route_after_investigate)
     builder.add_conditional_edges("approve", route_after_approve)
     builder.add_conditional_edges("tools", route_after_step)

@@ -14,6 +14,7 @@ from astra_memory.rules.limits import LimitHit, check_limits
 from astra_memory.rules.protected import protected_paths
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.namespaces import namespace_for
 from astra_memory.workspace import Workspace
 
 
@@ -24,7 +25,8 @@ def context_of(runtime: Runtime[Context]) -> Context:
 def fix_memory(runtime: Runtime[Context]) -> FixMemory:
     if runtime.store is None:
         raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")
-    return FixMemory(runtime.store, min_score=context_of(runtime).min_score)
+    context = context_of(runtime)
+    return FixMemory(runtime.store, min_score=context.min_score, namespace=namespace_for(context.namespace))
 
 
 def workspace_of(state: AgentState) -> Workspace:

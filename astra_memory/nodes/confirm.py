@@ -59,10 +59,13 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
             raise NotTheSessionsEdits(f"{rel} did not exist when the session started; it is not a source edit")
         if sha256_text(original.read_text(encoding="utf-8")) != edits[0]["before_sha256"]:
             raise NotTheSessionsEdits(f"{rel} had changed before the session's first edit of it (a test run?)")
-        current = workspace.resolve(rel)
-        if sha256_text(current.read_text(encoding="utf-8")) != edits[-1]["after_sha256"]:
+        try:  # through the workspace's no-follow path, as the edits were written
+            current = workspace.read_bytes(rel)[1]
+        except WorkspaceError as exc:
+            raise NotTheSessionsEdits(f"{rel} cannot be read back: {exc}") from None
+        if sha256_text(current.decode("utf-8", errors="replace")) != edits[-1]["after_sha256"]:
             raise NotTheSessionsEdits(f"{rel} changed after the session's last edit of it, by something else")
-        files[rel] = current.read_bytes()
+        files[rel] = current
     return files
 
 

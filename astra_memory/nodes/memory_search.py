@@ -13,6 +13,7 @@ from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.redact import scrub
 from astra_memory.state import AgentState, memory_result
 from astra_memory.stores.format import format_hits
+from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.symptoms import Failure, symptom_query
 
 
@@ -20,7 +21,7 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     task, failure = state["task"], Failure(**state["failure"])
     query = symptom_query(failure)
     hits = fix_memory(runtime).search_codebase_memory(query, top_k=context_of(runtime).memory_top_k)
-    text = format_hits(hits)
+    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
     memory = memory_result(query, hits, text)  # delivered, even when empty
     brief = scrub(
         f"Task: {task.get('prompt', '').strip()}\n\n"

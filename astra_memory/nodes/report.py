@@ -31,6 +31,8 @@ def summarize(state: AgentState) -> dict:
         "confirmed_outcome": state.get("confirmed_outcome"),
         "confirm": {k: v for k, v in (state.get("confirm") or {}).items() if k != "output_tail"} or None,
         "stored_memory_id": state.get("stored_memory_id"),
+        "replayed_memory_id": (state.get("replay") or {}).get("replayed"),
+        "replay_tried": (state.get("replay") or {}).get("tried", []),
         "model_requests": int(budget.get("model_requests", 0)),
         "tool_calls": int(budget.get("tool_calls", 0)),
         "test_runs": int(budget.get("test_runs", 0)),

@@ -14,6 +14,7 @@ from astra_memory.events import emit
 from astra_memory.nodes.common import fix_memory
 from astra_memory.rules.gates import require_reconfirmed
 from astra_memory.state import AgentState
+from astra_memory.stores.lifecycle import supersede_earlier
 from astra_memory.symptoms import Failure, symptom_query
 
 
@@ -21,7 +22,9 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_reconfirmed(state)
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
     confirmed = state["confirm"]  # the fresh copy's run: its outcome is what memory keeps
-    record = fix_memory(runtime).store_fix_memory(
+    replayed = (state.get("replay") or {}).get("replayed")
+    memory = fix_memory(runtime)
+    record = memory.store_fix_memory(
         fix_description=fix["fix_description"],
         error_type=fix.get("error_type") or state["failure"]["error_type"],
         file_paths=list(dict.fromkeys(e["path"] for e in edits)),
@@ -32,9 +35,16 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         session_id=task["session_id"],
         thread_id=task["session_id"],
         project=task.get("project", ""),
-        model=task.get("model", "scripted"),
+        model="none (replayed from memory)" if replayed else task.get("model", "scripted"),
+        kind="replay" if replayed else "fix",
     )
     crash_point("store:written")
+    if len(record.confirmations) == 1:  # a fix stored for the first time replaces earlier ones on its lines
+        superseded = supersede_earlier(memory, record)
+        if superseded:
+            emit(task.get("run_dir"), "superseded", memory_id=record.memory_id, superseded=superseded)
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
-            "reason": f"confirmed in a fresh copy of the project by {record.outcome}", "last_node": "store"}
+            "reason": f"confirmed in a fresh copy of the project by {record.outcome}"
+                      + (f"; replayed memory {replayed} with 0 model requests" if replayed else ""),
+            "last_node": "store"}

@@ -15,6 +15,13 @@ def route_after_observe(state: AgentState) -> Literal["memory_search", "report"]
     return "report" if state.get("status") else "memory_search"
 
 
+def route_after_replay(state: AgentState) -> Literal["confirm", "investigate", "report"]:
+    """A replayed fix goes the way of any passing fix: to the fresh-copy `confirm`, then `store`."""
+    if fix_confirmed(state):
+        return "confirm"
+    return "report" if state.get("status") else "investigate"
+
+
 def route_after_investigate(state: AgentState) -> Literal["tools", "approve", "edit", "test", "report"]:
     """The memory gate lives here: no path to `edit` or `test` before the memory result was delivered."""
     if state.get("status"):

@@ -128,28 +128,29 @@ def _describe(target: str | Path) -> str:
 
 
 def migrate(source: str | Path, destination: str | Path, embeddings: Embeddings, *,
-            batch: int = BATCH) -> MigrationReport:
-    """Copy every record of ``source`` (ids, values, vectors) into ``destination``; verify; report."""
+            batch: int = BATCH, namespace: tuple[str, ...] = NAMESPACE) -> MigrationReport:
+    """Copy every record of ``namespace`` in ``source`` (ids, values, vectors) into the same namespace of
+    ``destination``; verify; report."""
     if _describe(source) == _describe(destination):
         raise ConfigurationError(f"--from and --to are the same memory: {_describe(source)}")
     copier = CopiedVectors(embeddings)
     with open_memory_store(source, embeddings, setting="--from", must_exist=True) as src, \
             open_memory_store(destination, copier, setting="--to") as dst:
-        before = set(record_keys(dst.store))
-        keys = record_keys(src.store)
-        vectors = stored_vectors(src.store)
+        before = set(record_keys(dst.store, namespace))
+        keys = record_keys(src.store, namespace)
+        vectors = stored_vectors(src.store, namespace)
         for key_batch in _chunks(keys, batch):
-            items = src.store.batch([GetOp(NAMESPACE, key) for key in key_batch])
+            items = src.store.batch([GetOp(namespace, key) for key in key_batch])
             records = [FixRecord.from_store_value(item.value) for item in items if item is not None]
             copier.vectors = {}
             for record in records:
                 vector = vectors.get(record.memory_id)
                 if vector is not None and len(vector) == DIMS:
                     copier.vectors[record.embed_text] = vector
-            dst.store.batch([PutOp(NAMESPACE, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
+            dst.store.batch([PutOp(namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
                              for r in records])
-        after = set(record_keys(dst.store))
-        with_vectors = set(stored_vectors(dst.store))
+        after = set(record_keys(dst.store, namespace))
+        with_vectors = set(stored_vectors(dst.store, namespace))
         missing = [k for k in keys if k not in after]
         unindexed = [k for k in keys if k not in with_vectors]
         if missing or unindexed or len(after) != len(before | set(keys)):

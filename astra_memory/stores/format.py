@@ -13,7 +13,8 @@ HEADER = (
 )
 
 
-def format_hits(hits: list[MemoryHit]) -> str:
+def format_hits(hits: list[MemoryHit], *, notes: dict[str, str] | None = None) -> str:
+    """The hits as quoted data; ``notes`` adds a line per record id (e.g. a staleness flag)."""
     if not hits:
         return NO_RESULTS
     lines = [HEADER]
@@ -25,7 +26,12 @@ def format_hits(hits: list[MemoryHit]) -> str:
             f"  error_type: {json.dumps(r.error_type)}",
             f"  files: {json.dumps(r.file_paths)}",
             f"  outcome: {json.dumps(r.outcome)}",
-            f"  confirmed: {r.timestamp.isoformat()}",
+            f"  confirmed: {r.timestamp.isoformat()}"
+            + (f" (and {r.times_confirmed - 1} more time(s), {r.replays} by replay)" if r.times_confirmed > 1 else ""),
             f"  session: {json.dumps(r.session_id)}",
         ]
+        if r.status == "superseded":
+            lines.append(f"  superseded by: {r.superseded_by} (a later fix of the same lines)")
+        if notes and r.memory_id in notes:
+            lines.append(f"  {notes[r.memory_id]}")
     return "\n".join(lines)

@@ -17,10 +17,20 @@ from langgraph.store.base import BaseStore
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.hybrid import CANDIDATE_POOL, deliverable, hybrid_order
-from astra_memory.stores.record import FixRecord, memory_id_for, utc_now, validate_record
+from astra_memory.stores.locks import record_lock
+from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
+from astra_memory.stores.record import (
+    MAX_CONFIRMATIONS,
+    Confirmation,
+    ConfirmationKind,
+    FixRecord,
+    memory_id_for,
+    utc_now,
+    validate_record,
+)
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
 
-NAMESPACE = ("astra", "fixes")
+NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 MAX_QUERY_CHARS = 4_000
 
 
@@ -63,17 +73,23 @@ class FixMemory:
         if self.hybrid:  # vector order fused with BM25 over the same candidates (stores/hybrid.py)
             order = hybrid_order(query, [str(item.value.get(EMBEDDED_FIELD, "")) for item in items])
             items = [items[i] for i in order]
-        scores = [float(item.score) if item.score is not None else 0.0 for item in items]
+        # An invalidated fix is never returned; a superseded one ranks below every active fix (stable).
+        hits = [MemoryHit(record, float(item.score) if item.score is not None else 0.0) for item in items
+                if (record := FixRecord.from_store_value(item.value)).status != "invalidated"]
+        hits.sort(key=lambda hit: hit.record.status == "superseded")
         # The cosine score is what the minimum score is calibrated on (stores/hybrid.py: deliverable).
-        return [MemoryHit(FixRecord.from_store_value(items[i].value), scores[i])
-                for i in deliverable(scores, threshold, top_k)]
+        return [hits[i] for i in deliverable([hit.score for hit in hits], threshold, top_k)]
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
                          *, confirmed_outcome: str | None, symptom: str, diff: str, session_id: str,
                          thread_id: str | None = None, project: str = "", model: str = "",
-                         timestamp: datetime | None = None) -> FixRecord:
-        """Store a confirmed fix. ``outcome`` must be exactly the string the passing run produced."""
+                         timestamp: datetime | None = None, kind: ConfirmationKind = "fix") -> FixRecord:
+        """Store a confirmed fix. ``outcome`` must be exactly the string the passing run produced.
+
+        The same fix (project, error type, normalised diff) confirmed again is the same record: this
+        session is added to its ``confirmations`` (``kind="replay"`` when memory's own diff was replayed).
+        """
         if not confirmed_outcome or outcome != confirmed_outcome:
             raise UnconfirmedOutcomeError(
                 f"outcome {outcome!r} was not confirmed by this run's passing tests"
@@ -88,24 +104,43 @@ class FixMemory:
         for name, text in (("fix_description", fix_description), ("error_type", error_type)):
             if not isinstance(text, str) or not text.strip():
                 raise MemoryValidationError(f"{name} must be non-empty text")
-        memory_id = memory_id_for(session_id=session_id, fix_description=fix_description, error_type=error_type,
-                                  outcome=outcome, file_paths=list(file_paths), diff=diff)
+        memory_id = memory_id_for(project=project, error_type=error_type, diff=diff,
+                                  fix_description=fix_description, file_paths=list(file_paths))
+        confirmation = {"session_id": session_id, "thread_id": thread_id or session_id, "outcome": outcome,
+                        "confirmed_at": when, "model": model, "kind": kind}
         record = validate_record({
             "memory_id": memory_id, "symptom": symptom, "error_type": error_type,
             "file_paths": list(file_paths), "fix_description": fix_description, "diff": diff,
             "outcome": outcome, "timestamp": when, "updated_at": now, "session_id": session_id,
             "thread_id": thread_id or session_id, "project": project, "model": model,
+            "confirmations": [confirmation],
         })
         return self.put_record(record)
 
     def put_record(self, record: FixRecord) -> FixRecord:
-        """Upsert a record, keeping the first-confirmed timestamp of an existing one."""
-        existing = self.get(record.memory_id)
-        if existing is not None and existing.timestamp < record.timestamp:
-            record = record.model_copy(update={"timestamp": existing.timestamp})
+        """Upsert a record: an existing one with this id keeps its first-confirmed fields and gains
+        the new record's confirmations (read-modify-write under the record's lock, stores/locks.py)."""
+        with record_lock(self.store, record.memory_id):
+            existing = self.get(record.memory_id)
+            if existing is not None:
+                record = merge_records(existing, record)
+            self._write(record)
+        return record
+
+    def _write(self, record: FixRecord) -> None:
         # Name the embedded field explicitly: a put that skipped re-indexing would leave the
         # old vector in place (SqliteStore keeps it on `index=False`).
         self.store.put(self.namespace, record.memory_id, record.to_store_value(), index=[EMBEDDED_FIELD])
+
+    def update_record(self, memory_id: str, **changes) -> FixRecord | None:
+        """Change fields of a stored record (status, reason...) under its lock; None if there is none."""
+        with record_lock(self.store, memory_id):
+            existing = self.get(memory_id)
+            if existing is None:
+                return None
+            record = existing.model_copy(update={**changes, "updated_at": utc_now()})
+            record = validate_record(record.model_dump())
+            self._write(record)
         return record
 
     # -- read and manage ------------------------------------------------------------------
@@ -123,9 +158,10 @@ class FixMemory:
                 return
             offset += page_size
 
-    def list_records(self, limit: int = 50, offset: int = 0) -> list[FixRecord]:
+    def list_records(self, limit: int = 50, offset: int = 0, *, include_invalidated: bool = True) -> list[FixRecord]:
         items = self.store.search(self.namespace, limit=limit, offset=offset)
-        return [FixRecord.from_store_value(i.value) for i in items]
+        records = [FixRecord.from_store_value(i.value) for i in items]
+        return records if include_invalidated else [r for r in records if r.status != "invalidated"]
 
     def count(self) -> int:
         return sum(1 for _ in self.iter_records())
@@ -137,3 +173,32 @@ class FixMemory:
         self.store.delete(self.namespace, memory_id)
         purge_deleted_vectors(self.store, self.namespace, memory_id)
         return True
+
+
+def merge_records(existing: FixRecord, new: FixRecord) -> FixRecord:
+    """One record for two of the same fix: ``new``'s content, the first session's fields and time,
+    every confirmation once.
+
+    A session counts once per kind (a resumed session that stores again adds nothing); the list is
+    kept in time order and bounded (the oldest beyond the bound are counted, not kept).
+    """
+    older = existing if existing.timestamp <= new.timestamp else new
+    seen: dict[tuple[str, str], Confirmation] = {}
+    for c in sorted([*existing.confirmations, *new.confirmations], key=lambda c: c.confirmed_at):
+        seen.setdefault((c.thread_id, c.kind), c)
+    confirmations = list(seen.values())
+    dropped = existing.confirmations_dropped + new.confirmations_dropped
+    if len(confirmations) > MAX_CONFIRMATIONS:
+        dropped += len(confirmations) - MAX_CONFIRMATIONS
+        confirmations = confirmations[-MAX_CONFIRMATIONS:]
+    # A status set by a human (invalidated) or by a later fix (superseded) stays: a new confirmation
+    # does not silently revive a fix found wrong.
+    status_from = existing if existing.status != "active" else new
+    return new.model_copy(update={
+        "memory_id": existing.memory_id, "confirmations": confirmations, "confirmations_dropped": dropped,
+        "timestamp": older.timestamp, "session_id": older.session_id, "thread_id": older.thread_id,
+        "outcome": older.outcome, "model": older.model,
+        "updated_at": max(existing.updated_at, new.updated_at),
+        "status": status_from.status, "status_reason": status_from.status_reason,
+        "superseded_by": status_from.superseded_by,
+    })

@@ -4,28 +4,68 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from astra_memory.diffs import normalized_diff
 from astra_memory.errors import MemoryValidationError
-from astra_memory.redact import scrub_data
+from astra_memory.redact import scrub, scrub_data
 
-SCHEMA_VERSION = 1
+# 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
+# and a status (active / invalidated / superseded). Version-1 records read as version 2 with one
+# confirmation built from their own fields; `memory migrate` merges their duplicates.
+SCHEMA_VERSION = 2
+RecordStatus = Literal["active", "invalidated", "superseded"]
+ConfirmationKind = Literal["fix", "replay"]
 # A fixed namespace so that the same fix gets the same id on every machine.
 MEMORY_ID_NAMESPACE = uuid.UUID("4b0c1d8e-6f1a-5c3e-9a57-a57a0c0de0e1")
 
 
-def memory_id_for(*, session_id: str, fix_description: str, error_type: str, outcome: str,
-                  file_paths: list[str], diff: str) -> str:
-    """uuid5 over what makes two stores the same fix, so a repeated store is an upsert."""
-    key = "\x1f".join([session_id, fix_description.strip(), error_type.strip(), outcome.strip(),
-                       "\x1e".join(sorted(file_paths)), diff])
+def memory_id_for(*, project: str, error_type: str, diff: str, fix_description: str = "",
+                  file_paths: list[str] | None = None) -> str:
+    """uuid5 over what makes two confirmations the same fix: project, error type, normalised diff.
+
+    Another session confirming the same change (even at other line offsets) gets the same id, so
+    its store adds a confirmation instead of a record. A record without a diff (imported, bench
+    cases) has nothing to compare, so its fix description and files stand in for it.
+    """
+    change = normalized_diff(diff)
+    if not change:
+        change = "\x1e".join(["no-diff", " ".join(fix_description.split()), *sorted(file_paths or [])])
+    key = "\x1f".join(["v2", project.strip(), error_type.strip(), change])
     return str(uuid.uuid5(MEMORY_ID_NAMESPACE, key))
+
+
+def memory_id_of(record: "FixRecord") -> str:
+    """The version-2 id a record should have (migration of version-1 ids)."""
+    return memory_id_for(project=record.project, error_type=record.error_type, diff=record.diff,
+                         fix_description=record.fix_description, file_paths=record.file_paths)
 
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+class Confirmation(BaseModel):
+    """One session that confirmed this fix: by finding it (``fix``) or by replaying it (``replay``)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    session_id: str = Field(min_length=1, max_length=200)
+    thread_id: str = Field(min_length=1, max_length=200)
+    outcome: str = Field(min_length=1, max_length=500, description="that session's exact passing-test string")
+    confirmed_at: AwareDatetime
+    model: str = Field(default="", max_length=200)
+    kind: ConfirmationKind = "fix"
+
+    @field_validator("outcome")
+    @classmethod
+    def _scrubbed(cls, value: str) -> str:
+        return scrub(value)
+
+
+MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
 
 
 class FixRecord(BaseModel):
@@ -47,6 +87,31 @@ class FixRecord(BaseModel):
     project: str = Field(default="", max_length=200)
     model: str = Field(default="", max_length=200, description="which model produced the fix")
     schema_version: int = SCHEMA_VERSION
+    confirmations: list[Confirmation] = Field(default_factory=list, max_length=MAX_CONFIRMATIONS,
+                                              description="every session that confirmed or replayed this fix")
+    confirmations_dropped: int = 0
+    status: RecordStatus = "active"
+    status_reason: str = Field(default="", max_length=2_000)
+    superseded_by: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version_one_has_one_confirmation(cls, data: Any) -> Any:
+        """A version-1 record (no confirmations) was confirmed once, by its own session."""
+        if isinstance(data, dict) and not data.get("confirmations") and data.get("session_id"):
+            data = {**data, "confirmations": [{
+                "session_id": data["session_id"], "thread_id": data.get("thread_id") or data["session_id"],
+                "outcome": data.get("outcome") or "", "confirmed_at": data.get("timestamp"),
+                "model": data.get("model") or "", "kind": "fix"}]}
+        return data
+
+    @property
+    def replays(self) -> int:
+        return sum(1 for c in self.confirmations if c.kind == "replay")
+
+    @property
+    def times_confirmed(self) -> int:
+        return len(self.confirmations) + self.confirmations_dropped
 
     @field_validator("file_paths", mode="before")
     @classmethod

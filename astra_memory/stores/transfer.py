@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from langgraph.store.base import PutOp
+from langgraph.store.base import GetOp, PutOp
 
 from astra_memory.errors import MemoryValidationError
-from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.memory import FixMemory, merge_records
 from astra_memory.stores.record import FixRecord, validate_record
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
@@ -34,8 +34,16 @@ def read_jsonl(path: Path) -> list[FixRecord]:
 
 
 def import_jsonl(memory: FixMemory, path: Path) -> int:
-    """Import all records of a file in one batch (one transaction on SQLite), or none."""
+    """Import all records of a file in one batch (one transaction on SQLite), or none.
+
+    A record memory already has (same id: the same fix) is merged with it, confirmations and
+    status kept (``memory.merge_records``), not overwritten.
+    """
     records = read_jsonl(path)
+    if records:
+        existing = memory.store.batch([GetOp(memory.namespace, r.memory_id) for r in records])
+        records = [merge_records(FixRecord.from_store_value(item.value), r) if item is not None else r
+                   for item, r in zip(existing, records)]
     ops = [PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD]) for r in records]
     if ops:
         memory.store.batch(ops)

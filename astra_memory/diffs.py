@@ -1,0 +1,127 @@
+"""Unified diffs of confirmed fixes: what makes two diffs the same fix, and their hunks as exact edits.
+
+Parsing is ``unidiff``'s (a maintained unified-diff parser), not ours. Two uses:
+
+- ``normalized_diff``: the identity of a fix. Only the removed and added lines count, per file and
+  per hunk, with runs of whitespace collapsed: hunk headers (line numbers) and context lines are
+  left out, so the same change made at other offsets, or next to other unchanged lines, is the
+  same fix.
+- ``hunk_edits``: each hunk as an exact block replacement (the hunk's source lines -> its target
+  lines). Applying one is an exact, unique text match anywhere in the file (workspace.apply_edit),
+  so a hunk is found at another line offset but never fuzzily: a context line that differs by one
+  character means the block is not found and the diff does not apply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from unidiff import PatchSet
+from unidiff.errors import UnidiffParseError
+
+_HUNK_HEADER = re.compile(r"^@@ [^@]* @@.*$", re.MULTILINE)
+
+
+class DiffError(ValueError):
+    """The text is not a unified diff that can be replayed."""
+
+
+@dataclass(frozen=True)
+class HunkEdit:
+    """One hunk as an exact replacement of ``old_text`` by ``new_text`` in ``path``."""
+
+    path: str
+    old_text: str
+    new_text: str
+    source_start: int  # where the hunk was when the fix was made (for messages only)
+
+
+def _strip_prefix(name: str) -> str:
+    name = name.strip()
+    return name[2:] if name.startswith(("a/", "b/")) else name
+
+
+def _parse(diff: str) -> PatchSet:
+    try:
+        return PatchSet(diff)
+    except UnidiffParseError as exc:
+        raise DiffError(f"not a unified diff: {exc}") from None
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def normalized_diff(diff: str) -> str:
+    """The fix's identity: files and changed lines, no line numbers, no context, whitespace squashed."""
+    if not diff.strip():
+        return ""
+    try:
+        patch = _parse(diff)
+    except DiffError:
+        patch = None
+    if not patch:  # not parseable: the raw text without hunk line numbers
+        return "\n".join(_squash(line) for line in _HUNK_HEADER.sub("@@", diff).splitlines() if line.strip())
+    out: list[str] = []
+    for patched in patch:
+        out.append(f"file {_strip_prefix(patched.target_file if patched.target_file != '/dev/null' else patched.source_file)}")
+        for hunk in patched:
+            out.append("@@")
+            out += [f"{line.line_type}{_squash(line.value)}" for line in hunk if line.line_type in "+-"]
+    return "\n".join(out)
+
+
+def changed_files(diff: str) -> list[str]:
+    """Workspace-relative paths a diff touches, in order."""
+    try:
+        return [_strip_prefix(p.path) for p in _parse(diff)]
+    except DiffError:
+        return []
+
+
+def hunk_edits(diff: str) -> list[HunkEdit]:
+    """Every hunk of ``diff`` as an exact block replacement; DiffError for what cannot be replayed."""
+    patch = _parse(diff)
+    if not patch:
+        raise DiffError("the diff has no hunks")
+    edits: list[HunkEdit] = []
+    for patched in patch:
+        if patched.is_added_file or patched.is_removed_file or patched.is_binary_file:
+            raise DiffError(f"{patched.path}: only edits of existing text files are replayed")
+        if _strip_prefix(patched.source_file) != _strip_prefix(patched.target_file):
+            raise DiffError(f"{patched.path}: renames are not replayed")
+        for hunk in patched:
+            old = "".join(line.value for line in hunk if line.line_type in " -")
+            new = "".join(line.value for line in hunk if line.line_type in " +")
+            if not old:
+                raise DiffError(f"{patched.path}: a hunk without source lines cannot be located")
+            edits.append(HunkEdit(_strip_prefix(patched.path), old, new, hunk.source_start))
+    return edits
+
+
+def produced_lines(diff: str) -> dict[str, list[str]]:
+    """``{path: [added lines]}``: the lines the fix put into each file (for the staleness check)."""
+    try:
+        patch = _parse(diff)
+    except DiffError:
+        return {}
+    out: dict[str, list[str]] = {}
+    for patched in patch:
+        lines = [line.value.rstrip("\n") for hunk in patched for line in hunk if line.line_type == "+"]
+        if lines:
+            out.setdefault(_strip_prefix(patched.path), []).extend(lines)
+    return out
+
+
+def changed_lines(diff: str) -> set[tuple[str, str]]:
+    """``{(path, removed line)}`` (whitespace squashed): which existing lines a fix changed.
+
+    Two fixes in one project whose sets meet changed the same lines (the later supersedes).
+    """
+    try:
+        patch = _parse(diff)
+    except DiffError:
+        return set()
+    return {(_strip_prefix(p.path), _squash(line.value)) for p in patch for hunk in p for line in hunk
+            if line.line_type == "-" and line.value.strip()}

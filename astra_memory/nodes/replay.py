@@ -1,0 +1,156 @@
+"""replay: before any model request, try the confirmed fixes memory returned for this failure.
+
+For each hit with a stored diff, best first: if the diff applies exactly (hunks may sit at other
+line offsets; see replaying.plan_patch) and the project's tests then pass, the bug is fixed with
+no model request. The edits and the passing run go into state exactly as the edit and test nodes
+would write them, so the confirmed-fix gate holds and `store` adds this session as a ``replay``
+confirmation. A diff that does not apply writes nothing; one whose tests still fail is undone
+byte for byte. With no model configured (a workspace run: scripted model, no script) and nothing
+replayed, the session ends here with what was tried and how to choose a model.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from astra_memory import replaying
+from astra_memory.context import Context, setting_name
+from astra_memory.crash import crash_point
+from astra_memory.errors import WorkspaceError
+from astra_memory.events import emit
+from astra_memory.models.factory import model_name
+from astra_memory.nodes.approve import parse_answer
+from astra_memory.nodes.common import context_of, fix_memory, workspace_of
+from astra_memory.rules.gates import require_memory
+from astra_memory.state import AgentState, FixInfo, ReplayAttempt, ReplayInfo, edit_info, run_record
+from astra_memory.stores.record import FixRecord
+from astra_memory.testrun import run_tests
+
+
+def candidates(state: AgentState, runtime: Runtime[Context]) -> list[FixRecord]:
+    """The delivered hits that can be replayed: active records with a diff, in the order shown."""
+    memory, records = fix_memory(runtime), []
+    for hit in (state.get("memory") or {}).get("hits") or []:
+        record = memory.get(hit["memory_id"])
+        if record is not None and record.diff.strip() and record.status == "active":
+            records.append(record)
+    return records
+
+
+def no_model(state: AgentState, context: Context) -> bool:
+    task = state["task"]
+    return model_name(task, context) == "scripted" and not task.get("script")
+
+
+def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
+    require_memory(state, "replay")
+    context, task = context_of(runtime), state["task"]
+    workspace = workspace_of(state)
+    journal_dir = Path(task["run_dir"]) / "replay" if task.get("run_dir") else None
+    undone = replaying.recover(workspace, journal_dir)  # a crash mid-replay: back to the untouched files
+    if undone:
+        emit(task.get("run_dir"), "replay_recovered", memory_ids=undone)
+    info = ReplayInfo(tried=[], replayed=None, skipped=None)
+    update: dict = {"last_node": "replay", "replay": info}
+    records = candidates(state, runtime) if context.replay else []
+    if not context.replay:
+        info["skipped"] = f"switched off ({setting_name('replay')})"
+    elif not records:
+        info["skipped"] = "memory returned no confirmed fix with a diff"
+    runs: list = []
+    # A session whose edits wait for a human's yes has no stored diff applied unasked: the first
+    # diff that applies is put to the human (interrupt), and only that one is tried. Everything
+    # before the question only reads, so a resume asks again and nothing is applied twice.
+    ask = bool(task.get("approve_edits"))
+    for record in records:
+        attempt = _try(state, context, workspace, journal_dir, record, ask=ask)
+        info["tried"].append(ReplayAttempt(memory_id=record.memory_id, result=attempt.result))
+        emit(task.get("run_dir"), "replay", memory_id=record.memory_id, result=attempt.result)
+        if attempt.run is not None:
+            runs.append(attempt.run)
+        if attempt.asked and not attempt.edits:
+            break  # the human saw one replay; the rest is the model's work
+        if attempt.edits:  # fixed: the edits and the passing run, as edit and test would record them
+            info["replayed"] = record.memory_id
+            update.update(
+                edits=[edit_info(e) for e in attempt.edits],
+                test_runs=runs,
+                budget={"test_runs": len(runs)},
+                confirmed_outcome=attempt.run["outcome"],
+                fix=FixInfo(fix_description=record.fix_description, error_type=record.error_type),
+            )
+            return update
+    if runs:
+        update.update(test_runs=runs, budget={"test_runs": len(runs)})
+    if no_model(state, context):
+        tried = "; ".join(f"{a['memory_id']}: {a['result']}" for a in info["tried"]) or info["skipped"] or "nothing"
+        update.update(status="failed", reason=(
+            f"no confirmed fix from memory fixed this failure (tried: {tried}), and no model is configured: "
+            f"choose one with --model openai:<name> (ASTRA_MODEL), e.g. --model openai:gpt-4.1-mini"))
+    return update
+
+
+@dataclass
+class Attempt:
+    result: str  # "fixed", "does not apply: ...", "tests still fail: ..."
+    run: Any = None  # the RunRecord of its test run, if it got that far
+    edits: list = field(default_factory=list)  # the applied EditRecords, only when fixed
+    asked: bool = False  # a human was asked to approve it
+
+
+def approved(record: FixRecord, patches: list[replaying.FilePatch]) -> tuple[bool, str]:
+    """Ask the human (interrupt) whether to replay ``record``'s diff here: (yes?, reason if not)."""
+    diff = "".join("".join(difflib.unified_diff(p.before.splitlines(keepends=True), p.after.splitlines(keepends=True),
+                                                fromfile=f"a/{p.path}", tofile=f"b/{p.path}")) for p in patches)
+    request = {"kind": "approve_replay", "memory_id": record.memory_id, "path": ", ".join(p.path for p in patches),
+               "old_text": "", "new_text": "", "diff": diff,
+               "question": f"Replay the confirmed fix {record.memory_id} from memory (0 model requests)? "
+                           f'Resume with "approve" or {{"action": "reject", "reason": "..."}}.'}
+    raw = interrupt(request)
+    while True:  # a malformed answer (or "edit": a stored diff is replayed as it is) is asked again
+        try:
+            answer = parse_answer(raw)
+            if answer.action == "edit":
+                raise ValueError('a replayed fix is applied as stored or not at all: answer "approve" or reject')
+            return answer.action == "approve", answer.reason.strip() or "no reason given"
+        except ValueError as exc:
+            raw = interrupt({**request, "error": str(exc)})
+
+
+def _try(state: AgentState, context: Context, workspace, journal_dir: Path | None, record: FixRecord,
+         *, ask: bool = False) -> Attempt:
+    """One stored diff on the workspace. Unless it fixed the bug, the workspace is left as it was."""
+    task, before = state["task"], len(state.get("edits") or [])
+    try:
+        patches = replaying.plan_patch(workspace, record.diff)
+    except replaying.ReplayRefused as exc:
+        return Attempt(f"does not apply: {exc}")
+    if not patches:
+        return Attempt("does not apply: the diff changes nothing here")
+    if ask:
+        yes, reason = approved(record, patches)
+        emit(task.get("run_dir"), "approval", path=", ".join(p.path for p in patches), memory_id=record.memory_id,
+             decision="approve" if yes else "reject", reason="" if yes else reason)
+        if not yes:
+            return Attempt(f"rejected by the human reviewer: {reason}", asked=True)
+    journal = replaying.begin(workspace, record.memory_id, patches, journal_dir)  # before any write
+    try:
+        edits = replaying.apply(workspace, patches)
+    except WorkspaceError as exc:
+        replaying.restore(workspace, journal)
+        return Attempt(f"does not apply: {exc}")
+    crash_point("replay:applied")
+    run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s,
+                    env=task.get("test_env"))
+    if run.passed:
+        journal.state = "applied"
+        journal.save()
+        return Attempt("fixed", run_record(run, phase="confirm", edits_seen=before + len(edits)), edits, asked=ask)
+    replaying.restore(workspace, journal)
+    return Attempt(f"tests still fail: {run.outcome}", run_record(run, phase="replay", edits_seen=before), asked=ask)

@@ -1,0 +1,92 @@
+"""One writer at a time for a record's read-modify-write (adding a confirmation, changing a status).
+
+Why: two sessions confirming the same fix at once both read the record, both append their
+confirmation and both write; without a lock the second write loses the first confirmation.
+LangGraph's stores have no compare-and-set, so the writers take a lock around get + put:
+
+- in one process, a process-wide ``threading.Lock`` (every writer thread of this process queues
+  here first, so at most one pooled connection per process ever waits on the database lock; a
+  waiter holding the pool's last connection could otherwise starve the lock's holder);
+- SQLite: a file lock beside the memory file (``<file>.record-lock``, ``filelock``), across processes;
+- PostgreSQL: a session-level advisory lock keyed by the record id, on one pooled connection,
+  across processes and machines.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from filelock import FileLock, Timeout
+from langgraph.store.base import BaseStore
+
+from astra_memory.errors import ConfigurationError
+
+LOCK_TIMEOUT_S = 60.0
+_process_lock = threading.RLock()
+
+
+def _sqlite_file(store) -> str | None:
+    rows = store.conn.execute("PRAGMA database_list").fetchall()
+    for row in rows:
+        if row[1] == "main" and row[2]:
+            return row[2]
+    return None  # an in-memory database: one process, the thread lock is enough
+
+
+@contextmanager
+def _sqlite_lock(path: str) -> Iterator[None]:
+    lock = FileLock(f"{path}.record-lock", timeout=LOCK_TIMEOUT_S)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ConfigurationError(f"{path}: another process held the record lock for {LOCK_TIMEOUT_S:.0f} s") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def advisory_key(key: str) -> int:
+    """A signed 64-bit key for pg_advisory_lock from a record id."""
+    try:
+        value = uuid.UUID(key).int
+    except ValueError:
+        value = uuid.uuid5(uuid.NAMESPACE_OID, key).int
+    return (value & 0x7FFF_FFFF_FFFF_FFFF) - (1 << 62)
+
+
+@contextmanager
+def _postgres_lock(store, key: str) -> Iterator[None]:
+    from langgraph.checkpoint.postgres import _internal
+
+    lock_key = advisory_key(key)
+    with _internal.get_connection(store.conn) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (lock_key,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (lock_key,))
+
+
+@contextmanager
+def record_lock(store: BaseStore, key: str) -> Iterator[None]:
+    """Hold the lock for record ``key`` of ``store`` (see the module docstring)."""
+    from langgraph.store.sqlite import SqliteStore
+
+    with _process_lock:
+        if isinstance(store, SqliteStore):
+            path = _sqlite_file(store)
+            if path is None:
+                yield
+                return
+            with _sqlite_lock(path):
+                yield
+            return
+        if type(store).__name__ == "PostgresStore":
+            with _postgres_lock(store, key):
+                yield
+            return
+        yield  # other stores (Actian adapter, in-memory): this process only

@@ -1,0 +1,48 @@
+"""`astra-memory memory migrate` (in place): bring a memory to one record per fix.
+
+Version-1 memories have one record per session (their id included the session and the outcome),
+so the same fix confirmed three times is three near-copies. Upgrading gives every record its
+version-2 id (project, error type, normalised diff: ``record.memory_id_for``), merges the records
+that land on the same id into one with all their confirmations (``memory.merge_records``), and
+deletes the old ids. Idempotent: a memory already in shape is left as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import reduce
+
+from astra_memory.stores.memory import FixMemory, merge_records
+from astra_memory.stores.record import SCHEMA_VERSION, FixRecord, memory_id_of
+
+
+@dataclass
+class UpgradeReport:
+    records_before: int
+    records_after: int
+    merged: int  # records folded into another one
+    renamed: int  # records that only got their version-2 id
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def upgrade_memory(memory: FixMemory) -> UpgradeReport:
+    """Merge duplicate fixes into one record each (see the module docstring)."""
+    records = list(memory.iter_records())
+    groups: dict[str, list[FixRecord]] = {}
+    for record in records:
+        groups.setdefault(memory_id_of(record), []).append(record)
+    merged = renamed = 0
+    for target, group in groups.items():
+        if len(group) == 1 and group[0].memory_id == target and group[0].schema_version == SCHEMA_VERSION:
+            continue
+        combined = reduce(merge_records, sorted(group, key=lambda r: r.timestamp))
+        combined = combined.model_copy(update={"memory_id": target, "schema_version": SCHEMA_VERSION})
+        memory.put_record(combined)  # merges with a record already at `target`, under its lock
+        for old in group:
+            if old.memory_id != target:
+                memory.delete(old.memory_id)
+        merged += len(group) - 1
+        renamed += 1 if len(group) == 1 and group[0].memory_id != target else 0
+    return UpgradeReport(records_before=len(records), records_after=memory.count(), merged=merged, renamed=renamed)

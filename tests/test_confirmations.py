@@ -1,0 +1,169 @@
+"""One record per fix, with its confirmations (issue 12, part 1), on a real SqliteStore file and a
+real PostgresStore (tests/pg.py); deterministic embeddings."""
+
+import difflib
+import json
+import subprocess
+import sys
+import threading
+from datetime import datetime, timezone
+
+import pytest
+
+from astra_memory.backends import open_memory_store
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.memory import NAMESPACE, FixMemory
+from astra_memory.stores.upgrade import upgrade_memory
+from tests.conftest import BACKENDS, ROOT
+
+OUTCOME = "pytest passed with exit code 0 (4 passed)"
+BEFORE = "def origins(raw):\n    return raw.split(',')\n"
+AFTER = "def origins(raw):\n    return [o.strip() for o in raw.split(',')]\n"
+
+
+def unified(before: str, after: str, path: str = "app/settings.py") -> str:
+    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{path}", f"b/{path}"))
+
+
+DIFF = unified(BEFORE, AFTER)
+# The same change in a file with ten more lines above it: other hunk line numbers, same fix.
+PAD = "".join(f"# line {i}\n" for i in range(10))
+SHIFTED_DIFF = unified(PAD + BEFORE, PAD + AFTER)
+
+
+@pytest.fixture(params=BACKENDS)
+def target(request, tmp_path):
+    return request.getfixturevalue("pg_url") if request.param == "postgres" else str(tmp_path / "memory.sqlite")
+
+
+@pytest.fixture
+def memory(target):
+    with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
+        yield FixMemory(opened.store, min_score=0.05)
+
+
+def confirm(memory, session, diff=DIFF, **overrides):
+    args = dict(fix_description="strip whitespace around comma separated origins", error_type="AssertionError",
+                file_paths=["app/settings.py"], outcome=OUTCOME, confirmed_outcome=OUTCOME,
+                symptom="AssertionError: second origin rejected", diff=diff, session_id=session,
+                project="corsgate", model="scripted")
+    args.update(overrides)
+    return memory.store_fix_memory(**args)
+
+
+def test_the_same_fix_confirmed_again_is_one_record_with_a_growing_list(memory):
+    first = confirm(memory, "s1", timestamp=datetime(2026, 1, 2, tzinfo=timezone.utc))
+    second = confirm(memory, "s2", diff=SHIFTED_DIFF, model="openai:gpt-4.1-mini")
+    assert second.memory_id == first.memory_id and memory.count() == 1
+    record = memory.get(first.memory_id)
+    assert [(c.session_id, c.model, c.outcome) for c in record.confirmations] == [
+        ("s1", "scripted", OUTCOME), ("s2", "openai:gpt-4.1-mini", OUTCOME)]
+    assert record.timestamp == datetime(2026, 1, 2, tzinfo=timezone.utc)  # the record's own, not the store's
+    assert record.session_id == "s1" and record.updated_at > record.timestamp
+    # The same session storing again (a resume after a crash) adds nothing.
+    confirm(memory, "s2")
+    assert len(memory.get(first.memory_id).confirmations) == 2
+
+
+def test_different_fixes_of_the_same_symptom_stay_separate(memory):
+    a = confirm(memory, "s1")
+    b = confirm(memory, "s2", diff=unified(BEFORE, "def origins(raw):\n    return raw.replace(' ', '').split(',')\n"))
+    c = confirm(memory, "s3", project="othergate")  # same diff, other project
+    assert len({a.memory_id, b.memory_id, c.memory_id}) == 3 and memory.count() == 3
+
+
+def test_concurrent_confirmations_from_threads_lose_none(memory):
+    errors = []
+
+    def worker(n):
+        try:
+            for i in range(4):
+                confirm(memory, f"t{n}-{i}")
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    (record,) = list(memory.iter_records())
+    assert len(record.confirmations) == 24
+
+
+WRITER = """
+import sys
+from astra_memory.backends import open_memory_store
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.memory import FixMemory
+from tests.test_confirmations import confirm
+target, tag = sys.argv[1], sys.argv[2]
+with open_memory_store(target, HashEmbeddings(), setting="test") as opened:
+    memory = FixMemory(opened.store)
+    for i in range(6):
+        confirm(memory, f"{tag}-{i}")
+"""
+
+
+def test_concurrent_confirmations_from_processes_lose_none(target, memory):
+    confirm(memory, "seed")  # the file/schema exists before the writers race on the record
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, target, f"p{n}"], cwd=ROOT, stderr=subprocess.PIPE,
+                              text=True) for n in range(3)]
+    errors = [p.communicate(timeout=240)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], errors
+    (record,) = list(memory.iter_records())
+    assert len(record.confirmations) == 1 + 18
+
+
+def test_migration_merges_version_one_duplicates(memory):
+    """Version-1 ids included the session: three sessions, three copies of one fix."""
+    base = confirm(memory, "template")
+    memory.delete(base.memory_id)
+    for n, when in enumerate((5, 3, 9)):
+        value = base.model_dump(mode="json")
+        for key in ("confirmations", "confirmations_dropped", "status", "status_reason", "superseded_by"):
+            value.pop(key)
+        value.update(memory_id=f"00000000-0000-4000-8000-00000000000{n}", session_id=f"old-{n}", thread_id=f"old-{n}",
+                     schema_version=1, timestamp=f"2026-01-0{when}T00:00:00+00:00", embed_text=base.embed_text)
+        memory.store.put(NAMESPACE, value["memory_id"], value, index=["embed_text"])
+    other = confirm(memory, "x", diff=unified(BEFORE, "def origins(raw):\n    return raw.split(', ')\n"))
+    assert memory.count() == 4
+    report = upgrade_memory(memory)
+    assert (report.records_before, report.records_after, report.merged) == (4, 2, 2)
+    merged = memory.get(base.memory_id)
+    assert [c.session_id for c in merged.confirmations] == ["old-1", "old-0", "old-2"]
+    assert merged.timestamp == datetime(2026, 1, 3, tzinfo=timezone.utc) and merged.schema_version == 2
+    assert memory.get(other.memory_id) is not None
+    hits = memory.search_codebase_memory("second origin rejected", min_score=-1, top_k=10)
+    assert sorted(h.record.memory_id for h in hits) == sorted([base.memory_id, other.memory_id])
+    assert upgrade_memory(memory).merged == 0  # idempotent
+
+
+def test_cli_two_sessions_of_one_bug_are_one_record_and_show_lists_them():
+    from tests.conftest import run_cli
+
+    for tid in ("c-1", "c-2"):
+        result = run_cli("run", "alpha", "--thread-id", tid)
+        assert result.returncode == 0, result.stderr
+    listing = json.loads(run_cli("memory", "list", "--json").stdout)
+    assert len(listing) == 1
+    assert [c["session_id"] for c in listing[0]["confirmations"]] == ["c-1", "c-2"]
+    shown = run_cli("memory", "show", listing[0]["memory_id"])
+    assert shown.returncode == 0 and "confirmations (2)" in shown.stdout
+    assert "c-1" in shown.stdout and "c-2" in shown.stdout
+    upgraded = run_cli("memory", "migrate", "--json")
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert json.loads(upgraded.stdout)["upgrade"]["merged"] == 0
+    assert run_cli("memory", "migrate", "--from", "x.sqlite").returncode == 2
+
+
+def test_import_merges_confirmations_of_a_fix_memory_already_has(memory, tmp_path):
+    from astra_memory.stores.transfer import import_jsonl
+
+    record = confirm(memory, "s1")
+    exported = tmp_path / "out.jsonl"
+    exported.write_text(record.model_dump_json() + "\n")
+    confirm(memory, "s2")
+    assert import_jsonl(memory, exported) == 1
+    assert [c.session_id for c in memory.get(record.memory_id).confirmations] == ["s1", "s2"]

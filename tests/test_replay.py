@@ -1,0 +1,198 @@
+"""Zero-model replay of a recurring bug (issue 12, part 2): real sessions through the compiled graph,
+real test subprocesses, on a real SQLite memory and a real PostgreSQL one."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from astra_memory.context import Context
+from astra_memory.replaying import ReplayRefused, plan_patch
+from astra_memory.rules.routing import route_after_replay
+from astra_memory.scenarios import load_scenario
+from astra_memory.session import start_session, workspace_task
+from astra_memory.workspace import Workspace
+from tests.conftest import BACKENDS, cli_env, run_cli
+from tests.helpers import task_with_script
+
+TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+SETTINGS = "app/settings.py"
+BROKEN = '    return [origin for origin in raw.split(",") if origin]\n'
+FIXED = '    return [origin.strip() for origin in raw.split(",") if origin.strip()]\n'
+
+
+def tree(root: Path) -> dict[str, tuple[str, int]]:
+    """Every file's bytes (hashed) and mode: what 'restored exactly' compares."""
+    return {p.relative_to(root).as_posix(): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mode)
+            for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def alpha_copy(tmp_path: Path, name: str = "corsgate") -> Path:
+    """Alpha's project as a user's own checkout (the changed copies are made from it)."""
+    target = tmp_path / "copies" / name
+    shutil.copytree(load_scenario("alpha").template, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def settings_file(project: Path) -> Path:
+    return project / SETTINGS
+
+
+def fix_alpha_once(agent, settings) -> str:
+    final = start_session(agent, task_with_script(settings, "first-alpha"))
+    assert final["status"] == "fixed" and final["budget"]["model_requests"] > 0
+    return final["stored_memory_id"]
+
+
+# -- the patch plan, on a plain workspace ---------------------------------------------------------
+
+def _diff(before: str, after: str, path: str = SETTINGS) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{path}", f"b/{path}"))
+
+
+def test_plan_finds_hunks_at_other_offsets_and_refuses_what_differs(tmp_path):
+    body = "def f(raw):\n    x = 1\n" + BROKEN + "    return None\n"
+    diff = _diff(body, body.replace(BROKEN, FIXED))
+    (tmp_path / "app").mkdir()
+    (tmp_path / "tests").mkdir()
+    ws = Workspace(tmp_path)
+    settings_file(tmp_path).write_text("# new\n# lines\n# above\n" + body + "\n\ndef g():\n    pass\n")
+    (patch,) = plan_patch(ws, diff)
+    assert patch.after == patch.before.replace(BROKEN, FIXED)
+    settings_file(tmp_path).write_text(body.replace("x = 1", "x = 2"))  # a context line differs
+    with pytest.raises(ReplayRefused, match="does not apply"):
+        plan_patch(ws, diff)
+    settings_file(tmp_path).write_text(body + body)  # the block twice: which one is meant is a guess
+    with pytest.raises(ReplayRefused, match="2 times"):
+        plan_patch(ws, diff)
+    (tmp_path / "tests" / "test_x.py").write_text(body)
+    with pytest.raises(ReplayRefused, match="protected"):
+        plan_patch(ws, _diff(body, body.replace(BROKEN, FIXED), "tests/test_x.py"))
+
+
+def test_route_after_replay_is_the_confirmed_fix_gate():
+    run = {"passed": True, "outcome": "ok", "edits_seen": 1}
+    assert route_after_replay({"test_runs": [run], "confirmed_outcome": "ok", "edits": [{}]}) == "confirm"
+    assert route_after_replay({"test_runs": [run], "confirmed_outcome": "ok", "edits": [{}, {}]}) == "investigate"
+    assert route_after_replay({"status": "failed"}) == "report"
+    assert route_after_replay({}) == "investigate"
+
+
+# -- whole sessions, both backends --------------------------------------------------------------
+
+pytestmark_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytestmark_backends
+def test_a_known_bug_in_a_changed_copy_is_fixed_by_replay_with_no_model(agent, settings, tmp_path):
+    memory_id = fix_alpha_once(agent, settings)
+    project = alpha_copy(tmp_path)
+    text = settings_file(project).read_text()
+    settings_file(project).write_text('"""A changed copy."""\nTIMEOUT = 5\n\n\n' + text)  # other line offsets
+    task = workspace_task(project, TEST_COMMAND, settings, "replay-thread")  # no script: no model configured
+    asked = []  # your own project: the replay waits for a human's yes, like any edit (approve_edits)
+    final = start_session(agent, task, on_approval=lambda request: asked.append(request) or "approve")
+    assert [(r["kind"], r["memory_id"]) for r in asked] == [("approve_replay", memory_id)]
+    assert "+" in asked[0]["diff"] and asked[0]["path"] == "app/settings.py"
+    assert final["status"] == "fixed", final["reason"]
+    assert final["budget"].get("model_requests", 0) == 0
+    assert final["replay"]["replayed"] == memory_id and f"replayed memory {memory_id}" in final["reason"]
+    assert FIXED in settings_file(project).read_text() and BROKEN not in settings_file(project).read_text()
+    record = agent.memory.get(memory_id)  # the same fix: a confirmation, not a new record
+    assert agent.memory.count() == 1
+    assert [(c.thread_id, c.kind) for c in record.confirmations] == [("first-alpha", "fix"), ("replay-thread", "replay")]
+    assert final["stored_memory_id"] == memory_id
+
+
+@pytestmark_backends
+def test_a_diff_whose_context_differs_is_refused_and_nothing_is_written(agent, settings, tmp_path):
+    memory_id = fix_alpha_once(agent, settings)
+    project = alpha_copy(tmp_path)
+    text = settings_file(project).read_text()
+    settings_file(project).write_text(text.replace("    if not raw:\n", "    if not raw:  # empty setting\n"))
+    before = tree(project)
+    final = start_session(agent, {**workspace_task(project, TEST_COMMAND, settings, "refused-thread"),
+                                  "approve_edits": False})
+    assert final["status"] == "failed" and final["budget"].get("model_requests", 0) == 0
+    (attempt,) = final["replay"]["tried"]
+    assert attempt["memory_id"] == memory_id and attempt["result"].startswith("does not apply")
+    assert "does not apply" in final["reason"] and "--model openai:" in final["reason"]  # how to choose a model
+    assert tree(project) == before
+    assert len(agent.memory.get(memory_id).confirmations) == 1
+
+
+WRONG_FIX = '    return [origin for origin in raw.split(",") if origin.strip()]\n'  # drops blanks, keeps spaces
+
+
+@pytestmark_backends
+def test_a_replay_whose_tests_still_fail_is_undone_byte_for_byte(agent, settings, tmp_path):
+    project = alpha_copy(tmp_path)
+    text = settings_file(project).read_text()
+    wrong = agent.memory.store_fix_memory(
+        "Drop blank origins.", "AssertionError", [SETTINGS], "pytest passed with exit code 0 (4 passed)",
+        confirmed_outcome="pytest passed with exit code 0 (4 passed)",
+        symptom="AssertionError second origin rejected allowed origins", diff=_diff(text, text.replace(BROKEN, WRONG_FIX)),
+        session_id="wrong-session", project="corsgate")
+    # CRLF line ends and an executable bit: a text-mode rewrite would change both; the restore must not.
+    settings_file(project).write_bytes(text.replace("\n", "\r\n").encode())
+    settings_file(project).chmod(0o755)
+    before = tree(project)
+    final = start_session(agent, {**workspace_task(project, TEST_COMMAND, settings, "undo-thread"),
+                                  "approve_edits": False},
+                          context=Context(min_score=-1.0))
+    (attempt,) = final["replay"]["tried"]
+    assert attempt["memory_id"] == wrong.memory_id and attempt["result"].startswith("tests still fail")
+    assert final["status"] == "failed" and tree(project) == before
+    assert [r["phase"] for r in final["test_runs"]] == ["observe", "replay"]
+    assert final.get("stored_memory_id") is None and len(agent.memory.get(wrong.memory_id).confirmations) == 1
+
+
+@pytestmark_backends
+def test_no_replay_asks_the_model_and_is_kept_across_resume(agent, settings):
+    fix_alpha_once(agent, settings)
+    task = task_with_script(settings, "no-replay-thread")
+    final = start_session(agent, task, context=Context(replay=False))
+    assert final["status"] == "fixed" and final["budget"]["model_requests"] > 0
+    assert final["replay"]["skipped"].startswith("switched off") and final["task"]["knobs"]["replay"] is False
+
+
+# -- a crash during replay ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_a_crash_during_replay_resumes_without_applying_twice(settings, backend, tmp_path):
+    env = cli_env(**({"ASTRA_DATABASE_URL": settings.database_url} if settings.database_url else {}))
+    assert run_cli("run", "alpha", "--thread-id", "crash-first", env=env).returncode == 0
+    project = alpha_copy(tmp_path)
+    crashed = run_cli("run", "--workspace", str(project), "--test-command", TEST_COMMAND, "--thread-id", "crash-replay",
+                      env={**env, "ASTRA_CRASH_AT": "replay:applied"})
+    assert crashed.returncode == -9, crashed.stderr  # SIGKILL with the diff written, tests not yet run
+    assert FIXED in settings_file(project).read_text()
+    journal = settings.run_dir("crash-replay") / "replay"
+    assert [json.loads(p.read_text())["state"] for p in journal.glob("*.json")] == ["applying"]
+    resumed = run_cli("resume", "crash-replay", "--json", env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    assert summary["status"] == "fixed" and summary["model_requests"] == 0 and summary["replayed_memory_id"]
+    # Applied exactly once: the file is the fixed template, not a patch on top of a patch.
+    assert settings_file(project).read_text() == (load_scenario("alpha").template / SETTINGS).read_text().replace(BROKEN, FIXED)
+    shown = json.loads(run_cli("memory", "show", summary["replayed_memory_id"], "--json", env=env).stdout)
+    assert [(c["thread_id"], c["kind"]) for c in shown["confirmations"]] == [("crash-first", "fix"),
+                                                                             ("crash-replay", "replay")]
+
+
+@pytestmark_backends
+def test_a_rejected_replay_writes_nothing_and_names_the_reason(agent, settings, tmp_path):
+    memory_id = fix_alpha_once(agent, settings)
+    project = alpha_copy(tmp_path)
+    before = tree(project)
+    final = start_session(agent, workspace_task(project, TEST_COMMAND, settings, "rejected-thread"),
+                          on_approval=lambda request: {"action": "reject", "reason": "not this one"})
+    (attempt,) = final["replay"]["tried"]
+    assert attempt == {"memory_id": memory_id, "result": "rejected by the human reviewer: not this one"}
+    assert final["status"] == "failed" and tree(project) == before
+    assert len(agent.memory.get(memory_id).confirmations) == 1
