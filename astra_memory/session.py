@@ -5,10 +5,12 @@ This is the library API the CLI and the demo are thin layers over; scripts can c
 
 from __future__ import annotations
 
+import shlex
+import shutil
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +18,10 @@ from langgraph.graph.state import CompiledStateGraph
 
 from astra_memory.backends import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
+from astra_memory.checkpoints.leases import Lease, ThreadTables
 from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
+from astra_memory.datafiles import explain, file_of, storage_errors
 from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.models.live import is_live, preflight
@@ -27,13 +31,14 @@ from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.testrun import TestRun, run_tests
+from astra_memory.thread_names import check_thread_id, slug
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
 
 
 class UnknownThreadError(AstraError):
-    """No checkpoint exists for the thread id."""
+    """No checkpoint and no registration exists for the thread id."""
 
 
 @dataclass
@@ -41,38 +46,104 @@ class Agent:
     """A compiled graph with its durable checkpointer and fix memory."""
 
     graph: CompiledStateGraph
-    memory: FixMemory
+    memory: FixMemory | None
     settings: Settings
     ledger: Any = None  # costs.ledger.CostLedger: every live request is reserved here before it is sent
+    threads: ThreadTables | None = None  # leases (one runner per thread) and the thread registry
+    leases: dict[str, Lease] = field(default_factory=dict)  # the threads this process runs now
 
     def config(self, thread_id: str) -> dict:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+
+
+def _home(settings: Settings) -> None:
+    try:
+        settings.ensure_home()
+    except OSError as exc:
+        raise explain(exc, settings.home, action="create") from None
 
 
 @contextmanager
 def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends) and compile the graph."""
     settings = settings or Settings()
-    settings.ensure_home()
+    _home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
-        yield Agent(graph, FixMemory(backend.store, min_score=Context().min_score), settings, ledger)
+        yield Agent(graph, FixMemory(backend.store, min_score=Context().min_score), settings, ledger,
+                    backend.threads)
 
 
 @contextmanager
-def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
-    """Only the fix memory (for the `memory` commands)."""
+def open_reader(settings: Settings | None = None) -> Iterator[Agent]:
+    """The checkpoints alone, read-only where the files exist (``threads`` on a read-only ASTRA_HOME).
+
+    On PostgreSQL this is ``open_agent``: read-only access there is the database role's business."""
     settings = settings or Settings()
-    settings.ensure_home()
+    if settings.database_url:
+        with open_agent(settings) as agent:
+            yield agent
+        return
+    if not settings.checkpoint_path.is_file():
+        _home(settings)
+    with open_backend(settings, None, store=False, read_only=True) as backend:
+        yield Agent(builder.compile(checkpointer=backend.checkpointer), None, settings, None, backend.threads)
+
+
+@contextmanager
+def open_memory(settings: Settings | None = None, *, read_only: bool = False) -> Iterator[FixMemory]:
+    """Only the fix memory (for the `memory` commands); ``read_only`` for list/search/show."""
+    settings = settings or Settings()
+    if not (read_only and settings.memory_path.is_file()):
+        _home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-    with open_backend(settings, embeddings, checkpointer=False) as backend:
+    with open_backend(settings, embeddings, checkpointer=False, read_only=read_only) as backend:
         yield FixMemory(backend.store, min_score=Context().min_score)
 
 
+@contextmanager
+def claimed(agent: Agent, thread_id: str) -> Iterator[None]:
+    """Hold the thread's lease for the block: one runner per thread (see checkpoints/leases.py).
+
+    Re-entrant within one process (`run` claims the thread before copying the workspace, then
+    ``start_session`` runs inside the same claim). A second process gets ThreadBusyError naming
+    the holder."""
+    check_thread_id(thread_id)
+    if agent.threads is None or thread_id in agent.leases:
+        yield
+        return
+    lease = agent.threads.acquire(thread_id)
+    agent.leases[thread_id] = lease
+    try:
+        yield
+    finally:
+        agent.leases.pop(thread_id, None)
+        lease.release()
+
+
+def thread_known(agent: Agent, thread_id: str) -> bool:
+    """Whether the thread has a checkpoint or was registered by `run` (then it can only be resumed)."""
+    if agent.graph.get_state(agent.config(thread_id)).values:
+        return True
+    return agent.threads is not None and agent.threads.registered(thread_id) is not None
+
+
+def fresh_run_dir(agent: Agent, thread_id: str) -> None:
+    """Before a new thread copies its workspace: refuse an id in use, and clear a copy a process
+    killed while copying left behind (no checkpoint and no registration refer to it; the caller
+    holds the thread's lease, so nobody else is writing it)."""
+    if thread_known(agent, thread_id):
+        raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+    leftover = agent.settings.run_dir(thread_id) / "workspace"
+    if leftover.is_dir() and not leftover.is_symlink():
+        shutil.rmtree(leftover)
+
+
 def new_thread_id(prefix: str = "session") -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+    """A fresh, safe id; ``prefix`` may be a scenario name or path (its last part, made a safe slug)."""
+    return f"{slug(Path(prefix).name)}-{uuid.uuid4().hex[:12]}"
 
 
 def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted") -> Task:
@@ -91,6 +162,10 @@ def workspace_task(workspace: Path, test_command: str, settings: Settings, threa
     workspace = workspace.resolve()
     if not workspace.is_dir():
         raise ScenarioError(f"workspace {workspace} is not a directory")
+    try:
+        shlex.split(test_command)
+    except ValueError as exc:  # e.g. an unbalanced quote
+        raise ScenarioError(f"--test-command {test_command!r} cannot be parsed: {exc}") from None
     run_dir = settings.run_dir(thread_id)
     run_dir.mkdir(parents=True, exist_ok=True)
     return Task(workspace=str(workspace), test_command=test_command,
@@ -102,13 +177,19 @@ def workspace_task(workspace: Path, test_command: str, settings: Settings, threa
 
 def _drive(agent: Agent, payload: dict | None, thread_id: str, context: Context,
            on_update: OnUpdate | None) -> dict[str, Any]:
-    for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
-                                    stream_mode="updates", durability="sync"):
-        for node, update in chunk.items():
-            if on_update is not None and not node.startswith("__"):
-                on_update(node, update or {})
-            crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
-    return agent.graph.get_state(agent.config(thread_id)).values
+    lease = agent.leases.get(thread_id)
+    try:
+        for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
+                                        stream_mode="updates", durability="sync"):
+            for node, update in chunk.items():
+                if on_update is not None and not node.startswith("__"):
+                    on_update(node, update or {})
+                crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
+            if lease is not None:
+                lease.check()  # a runner that lost its lease stops at the next node boundary
+        return agent.graph.get_state(agent.config(thread_id)).values
+    except storage_errors() as exc:  # a full disk, a read-only file, a damaged page met mid-run
+        raise explain(exc, file_of(exc, agent.settings.home), thread_id=thread_id, action="write") from None
 
 
 def _guarded(agent: Agent, context: Context, task: Task) -> Context:
@@ -130,16 +211,34 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     The session's knobs (model, limits, live settings) are recorded in its task, so that a resume
     runs under the same ones.
     """
-    if agent.graph.get_state(agent.config(task["session_id"])).values:
-        raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
-    context = _guarded(agent, context or Context(model=task.get("model")), task)
-    task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model")))}
-    return _drive(agent, {"task": task}, task["session_id"], context, on_update)
+    thread_id = check_thread_id(task["session_id"])
+    with claimed(agent, thread_id):
+        if thread_known(agent, thread_id):
+            raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+        context = _guarded(agent, context or Context(model=task.get("model")), task)
+        task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model")))}
+        if agent.threads is not None:
+            agent.threads.register(thread_id, dict(task))  # from now on `resume` can start it
+        crash_point("session:registered")
+        return _drive(agent, {"task": task}, thread_id, context, on_update)
 
 
 def thread_state(agent: Agent, thread_id: str):
-    snapshot = agent.graph.get_state(agent.config(thread_id))
+    snapshot = agent.graph.get_state(agent.config(check_thread_id(thread_id)))
     return snapshot if snapshot.values else None
+
+
+def registered_task(agent: Agent, thread_id: str) -> Task | None:
+    """The task `run` registered for a thread (None if it was never accepted, or on a bare graph)."""
+    return agent.threads.registered(thread_id) if agent.threads is not None else None
+
+
+def _task_of(agent: Agent, thread_id: str) -> Task:
+    snapshot = thread_state(agent, thread_id)
+    task = snapshot.values["task"] if snapshot is not None else registered_task(agent, thread_id)
+    if task is None:
+        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
+    return task
 
 
 def recorded_of(task: Task) -> dict[str, Any]:
@@ -152,31 +251,33 @@ def recorded_of(task: Task) -> dict[str, Any]:
 def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | None = None,
                     base: Context | None = None) -> Context:
     """The context a resumed thread runs under: options ``given`` again win over what it recorded."""
-    snapshot = thread_state(agent, thread_id)
-    if snapshot is None:
-        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
-    return session_context(recorded_of(snapshot.values["task"]), given, base)
+    return session_context(recorded_of(_task_of(agent, thread_id)), given, base)
 
 
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
                    on_update: OnUpdate | None = None) -> tuple[dict[str, Any], bool]:
     """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
 
-    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``).
+    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A
+    thread `run` accepted but that was killed before its first checkpoint starts from the
+    beginning with the task it registered. The thread's lease is held while it runs.
     """
-    snapshot = thread_state(agent, thread_id)
-    if snapshot is None:
-        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
-    if not snapshot.next:
-        return snapshot.values, False
-    context = _guarded(agent, context or resumed_context(agent, thread_id), snapshot.values["task"])
-    return _drive(agent, None, thread_id, context, on_update), True
+    with claimed(agent, thread_id):
+        snapshot = thread_state(agent, thread_id)
+        task = _task_of(agent, thread_id)
+        if snapshot is not None and not snapshot.next:
+            return snapshot.values, False
+        context = _guarded(agent, context or resumed_context(agent, thread_id), task)
+        payload = None if snapshot is not None else {"task": task}
+        return _drive(agent, payload, thread_id, context, on_update), True
 
 
 def list_threads(agent: Agent) -> list[dict[str, Any]]:
+    """Every thread with a checkpoint, then those `run` accepted that have none yet ("not started")."""
     saver = agent.graph.checkpointer
     rows = []
-    for tid in thread_ids(saver):
+    listed = thread_ids(saver)
+    for tid in listed:
         snapshot = agent.graph.get_state(agent.config(tid))
         values = snapshot.values or {}
         task = values.get("task") or {}
@@ -189,6 +290,12 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
             "project": task.get("project"),
             "updated": snapshot.created_at,
         })
+    for tid, registered_at in (agent.threads.registered_ids() if agent.threads is not None else []):
+        if tid in listed:
+            continue
+        task = agent.threads.registered(tid) or {}
+        rows.append({"thread_id": tid, "status": "not started", "last_node": None, "next": ["observe"],
+                     "scenario": task.get("scenario"), "project": task.get("project"), "updated": registered_at})
     return rows
 
 

@@ -10,6 +10,7 @@ from astra_memory.nodes.common import context_of
 from astra_memory.state import AgentState, run_record
 from astra_memory.symptoms import parse_failure
 from astra_memory.testrun import run_tests
+from astra_memory.thread_names import check_thread_id
 
 # pytest: 4 = usage error, 5 = no tests collected; 126/127 = the command could not run.
 UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
@@ -18,6 +19,8 @@ UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
 
 def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
+    if task.get("session_id") is not None:  # a Studio input is checked like a CLI one: a name, not a path
+        check_thread_id(task["session_id"])
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
                     env=task.get("test_env"))
     update: dict = {"test_runs": [run_record(run, phase="observe", edits_seen=0)], "budget": {"test_runs": 1}, "last_node": "observe"}
