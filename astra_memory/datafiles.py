@@ -140,7 +140,7 @@ def check_integrity(conn, path: str | Path) -> None:
     except SQLITE_ERRORS as exc:
         raise explain(exc, path, action="open") from None
     if [tuple(r) for r in rows] != [("ok",)]:
-        problem = str(rows[0][0]) if rows else "no answer"
+        problem = " ".join(str(rows[0][0]).split()) if rows else "no answer"
         raise DataFileError(f"{path} is damaged (integrity check: {problem}); nothing was written to it. Move it "
                             f"aside (`mv {path} {path}.damaged`) to start with an empty one, or restore it from a "
                             "backup", path=str(path), kind=DAMAGED)
