@@ -514,7 +514,10 @@ def main() -> None:
     try:
         app()
     except storage_errors() as exc:
-        home = Settings().home
+        try:
+            home = Settings().home
+        except AstraError:
+            home = Path(".astra")
         err.print("[red]error:[/red] ", end="")
         err.print(str(explain(exc, file_of(exc, home))), markup=False, highlight=False)
         sys.exit(EXIT_USAGE)
