@@ -13,7 +13,7 @@ The PostgreSQL modules import psycopg lazily, on that path only: SQLite users ne
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,8 @@ from langgraph.store.base import BaseStore
 from astra_memory import pgconn
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.checkpoints import postgres as pg_checkpoints
+from astra_memory.checkpoints.leases import PostgresThreadTables, ThreadTables, open_sqlite_thread_tables
+from astra_memory.checkpoints.leases import setup_postgres as setup_thread_tables
 from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
 from astra_memory.costs.ledger_postgres import PostgresCostLedger, setup_ledger
 from astra_memory.errors import ConfigurationError
@@ -44,23 +46,34 @@ class Backend:
     store: BaseStore
     where: str  # human-readable location, password redacted
     pool: Any = None  # the psycopg ConnectionPool on PostgreSQL (shared with the cost ledger)
+    threads: ThreadTables | None = None  # leases and the thread registry, beside the checkpoints
 
 
 @contextmanager
-def open_backend(settings: Settings, embeddings: Embeddings, *, checkpointer: bool = True) -> Iterator[Backend]:
-    """Open the backend the settings name; schema set-up runs (idempotently) on first use."""
+def open_backend(settings: Settings, embeddings: Embeddings | None, *, checkpointer: bool = True,
+                 store: bool = True, read_only: bool = False) -> Iterator[Backend]:
+    """Open the backend the settings name; schema set-up runs (idempotently) on first use.
+
+    ``read_only`` (SQLite): existing files opened for reading only, nothing set up, so the
+    read-only commands work on a read-only ASTRA_HOME (a file that does not exist yet is created
+    as usual). ``store=False``: the checkpoints alone (``threads``)."""
     if settings.database_url:
         with _open_postgres(settings.database_url, DATABASE_URL_SETTING, embeddings,
                             checkpointer=checkpointer, pool_size=settings.database_pool_size) as backend:
             yield backend
         return
 
-    if not checkpointer:
-        with open_sqlite_store(settings.memory_path, embeddings) as store:
-            yield Backend("sqlite", None, store, str(settings.memory_path))
-        return
-    with open_checkpointer(settings.checkpoint_path) as saver, open_sqlite_store(settings.memory_path, embeddings) as store:
-        yield Backend("sqlite", saver, store, str(settings.home))
+    with ExitStack() as stack:
+        saver = threads = memory = None
+        if checkpointer:
+            ro = read_only and settings.checkpoint_path.is_file()
+            saver = stack.enter_context(open_checkpointer(settings.checkpoint_path, read_only=ro))
+            threads = stack.enter_context(open_sqlite_thread_tables(settings.checkpoint_path, read_only=ro))
+        if store:
+            ro = read_only and settings.memory_path.is_file()
+            memory = stack.enter_context(open_sqlite_store(settings.memory_path, embeddings, read_only=ro))
+        yield Backend("sqlite", saver, memory, str(settings.home if checkpointer else settings.memory_path),
+                      threads=threads)
 
 
 @contextmanager
@@ -90,11 +103,12 @@ def _open_postgres(url: str, setting: str, embeddings: Embeddings, *, checkpoint
 
     steps = [lambda conn: pg_store.setup_store(conn, embeddings)]
     if checkpointer:
-        steps += [pg_checkpoints.setup_saver, setup_ledger]
+        steps += [pg_checkpoints.setup_saver, setup_ledger, setup_thread_tables]
     pgconn.prepare(url, setting, steps)
     with pgconn.open_pool(url, setting, size=pool_size, configure=pg_store.configure_connection) as pool:
         saver = pg_checkpoints.make_saver(pool) if checkpointer else None
-        yield Backend("postgres", saver, pg_store.make_store(pool, embeddings), redact_url(url), pool)
+        yield Backend("postgres", saver, pg_store.make_store(pool, embeddings), redact_url(url), pool,
+                      PostgresThreadTables(pool) if checkpointer else None)
 
 
 @contextmanager

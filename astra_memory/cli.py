@@ -19,6 +19,7 @@ from astra_memory.cli_options import session_options
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.settings import Settings
+from astra_memory.thread_names import check_thread_id
 
 app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
@@ -70,7 +71,7 @@ def _settings() -> Settings:
 console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta"}
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
@@ -153,8 +154,8 @@ def run(
     from astra_memory.cli_approval import approval_default, ask_on_terminal, interactive
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
-    from astra_memory.session import (new_thread_id, open_agent, pending_approval, scenario_task, start_session,
-                                      workspace_task)
+    from astra_memory.session import (claimed, fresh_run_dir, new_thread_id, open_agent, pending_approval,
+                                      scenario_task, start_session, workspace_task)
 
     settings = _settings()
     if (scenario is None) == (workspace is None):
@@ -162,14 +163,15 @@ def run(
     if workspace is not None and not test_command:
         _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
     try:
+        tid = check_thread_id(thread_id) if thread_id is not None else new_thread_id(scenario or "session")
         context = replace(Context(), **(given or {}))
         if context.approve_edits is None:
             context = replace(context, approve_edits=approval_default(workspace_run=workspace is not None,
                                                                       interactive=interactive()))
         model = context.model or "scripted"
         _preflight_live(model, context)
-        with open_agent(settings) as agent:
-            tid = thread_id or new_thread_id(scenario or "session")
+        with open_agent(settings) as agent, claimed(agent, tid):
+            fresh_run_dir(agent, tid)
             if scenario is not None:
                 task = scenario_task(load_scenario(scenario), settings, tid, model=model)
             else:
@@ -180,6 +182,8 @@ def run(
             waiting = pending_approval(agent, tid)
     except AstraError as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        _interrupted(tid)
     _finish(summarize(final), waiting, as_json)
 
 
@@ -193,6 +197,13 @@ def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) ->
     raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
 
+def _interrupted(thread_id: str) -> None:
+    """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do)."""
+    err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with "
+              f"`astra-memory resume {thread_id}`", markup=False, highlight=False)
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
 @app.command()
 @session_options
 def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
@@ -203,16 +214,19 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
     from astra_memory.session import open_agent, pending_approval, resume_session, resumed_context, thread_state
 
     try:
+        check_thread_id(thread_id)
         with open_agent(_settings()) as agent:
             context = resumed_context(agent, thread_id, given)
             snapshot = thread_state(agent, thread_id)
-            if snapshot.next:
+            if snapshot is None or snapshot.next:  # None: registered by `run`, killed before its first checkpoint
                 _preflight_live(context.model, context)  # the key probe asks the session's server
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
                                         on_approval=ask_on_terminal(err))
             waiting = pending_approval(agent, thread_id)
     except AstraError as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        _interrupted(thread_id)
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume")
@@ -222,10 +236,10 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
 @app.command()
 def threads(as_json: JsonOpt = False) -> None:
     """List sessions with their status and last node."""
-    from astra_memory.session import list_threads, open_agent
+    from astra_memory.session import list_threads, open_reader
 
     try:
-        with open_agent(_settings()) as agent:
+        with open_reader(_settings()) as agent:
             rows = list_threads(agent)
     except AstraError as exc:
         _fail(str(exc))
@@ -338,6 +352,8 @@ def cost(as_json: JsonOpt = False,
     settings = _settings()
     path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
     try:
+        if thread is not None:
+            check_thread_id(thread)
         limit = total_limit(Context())
         if settings.database_url or Path(path).exists():  # a read-only look: no empty SQLite file is created
             with open_cost_ledger(settings) as ledger:
@@ -390,7 +406,7 @@ def memory_search(query: str,
     from astra_memory.stores.format import format_hits
 
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
     except AstraError as exc:
         _fail(str(exc))
@@ -405,7 +421,7 @@ def memory_list(limit: int = 50, offset: int = 0,
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
             records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
         _fail(str(exc))
@@ -444,7 +460,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     from astra_memory.session import open_memory
 
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
             record = memory.get(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -483,6 +499,8 @@ def memory_export(path: Path) -> None:
     from astra_memory.session import open_memory
 
     count = 0
+    if not path.parent.is_dir():
+        _fail(f"cannot export to {path}: the folder {path.parent} does not exist (create it first)")
     try:
         with open_memory(_settings(), namespace=_namespace()) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
@@ -505,7 +523,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
         with open_memory(_settings(), namespace=_namespace()) as memory:
             count = import_jsonl(memory, path)
     except AstraError as exc:
-        _fail(str(exc), EXIT_FAILED)
+        _fail(str(exc))
     _print_json({"imported": count}) if as_json else console.print(f"imported {count} record(s) from {path}")
 
 
@@ -598,7 +616,20 @@ def memory_migrate(
 
 
 def main() -> None:
-    app()
+    """The command, with the last resort for data errors no command expected (a disk that filled up
+    mid-command, a folder made read-only): a named message and exit 2, never a traceback."""
+    from astra_memory.datafiles import explain, file_of, storage_errors
+
+    try:
+        app()
+    except storage_errors() as exc:
+        try:
+            home = Settings().home
+        except AstraError:
+            home = Path(".astra")
+        err.print("[red]error:[/red] ", end="")
+        err.print(str(explain(exc, file_of(exc, home))), markup=False, highlight=False)
+        sys.exit(EXIT_USAGE)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,12 @@ This is the library API the CLI and the demo are thin layers over; scripts can c
 
 from __future__ import annotations
 
+import shutil
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
@@ -16,8 +18,10 @@ from langgraph.types import Command
 
 from astra_memory.backends import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
+from astra_memory.checkpoints.leases import Lease, ThreadTables
 from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
+from astra_memory.datafiles import explain, file_of, storage_errors
 from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.models.live import is_live, preflight
@@ -26,8 +30,9 @@ from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
 from astra_memory.stores.namespaces import namespace_for
+from astra_memory.tasks import scenario_task, workspace_task  # noqa: F401  (the library API)
+from astra_memory.thread_names import check_thread_id, slug
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
@@ -35,7 +40,7 @@ OnApproval = Callable[[dict[str, Any]], Any]  # an approval request -> the answe
 
 
 class UnknownThreadError(AstraError):
-    """No checkpoint exists for the thread id."""
+    """No checkpoint and no registration exists for the thread id."""
 
 
 @dataclass
@@ -43,42 +48,109 @@ class Agent:
     """A compiled graph with its durable checkpointer and fix memory."""
 
     graph: CompiledStateGraph
-    memory: FixMemory
+    memory: FixMemory | None
     settings: Settings
     ledger: Any = None  # costs.ledger.CostLedger: every live request is reserved here before it is sent
+    threads: ThreadTables | None = None  # leases (one runner per thread) and the thread registry
+    leases: dict[str, Lease] = field(default_factory=dict)  # the threads this process runs now
 
     def config(self, thread_id: str) -> dict:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+
+
+def _home(settings: Settings) -> None:
+    try:
+        settings.ensure_home()
+    except OSError as exc:
+        raise explain(exc, settings.home, action="create") from None
 
 
 @contextmanager
 def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends) and compile the graph."""
     settings = settings or Settings()
-    settings.ensure_home()
+    _home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
         context = Context()
         yield Agent(graph, FixMemory(backend.store, min_score=context.min_score,
-                                     namespace=namespace_for(context.namespace)), settings, ledger)
+                                     namespace=namespace_for(context.namespace)), settings, ledger, backend.threads)
 
 
 @contextmanager
-def open_memory(settings: Settings | None = None, *, namespace: str | None = None) -> Iterator[FixMemory]:
-    """Only the fix memory (for the `memory` commands), in ``namespace`` (default: ASTRA_NAMESPACE, else shared)."""
+def open_reader(settings: Settings | None = None) -> Iterator[Agent]:
+    """The checkpoints alone, read-only where the files exist (``threads`` on a read-only ASTRA_HOME).
+
+    On PostgreSQL this is ``open_agent``: read-only access there is the database role's business."""
     settings = settings or Settings()
-    settings.ensure_home()
+    if settings.database_url:
+        with open_agent(settings) as agent:
+            yield agent
+        return
+    if not settings.checkpoint_path.is_file():
+        _home(settings)
+    with open_backend(settings, None, store=False, read_only=True) as backend:
+        yield Agent(builder.compile(checkpointer=backend.checkpointer), None, settings, None, backend.threads)
+
+
+@contextmanager
+def open_memory(settings: Settings | None = None, *, namespace: str | None = None,
+                read_only: bool = False) -> Iterator[FixMemory]:
+    """Only the fix memory (for the `memory` commands), in ``namespace`` (default: ASTRA_NAMESPACE, else
+    shared); ``read_only`` for list/search/show."""
+    settings = settings or Settings()
     context = Context()
     where = namespace_for(context.namespace if namespace is None else namespace)  # bad names fail before opening
+    if not (read_only and settings.memory_path.is_file()):
+        _home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-    with open_backend(settings, embeddings, checkpointer=False) as backend:
+    with open_backend(settings, embeddings, checkpointer=False, read_only=read_only) as backend:
         yield FixMemory(backend.store, min_score=context.min_score, namespace=where)
 
 
+@contextmanager
+def claimed(agent: Agent, thread_id: str) -> Iterator[None]:
+    """Hold the thread's lease for the block: one runner per thread (see checkpoints/leases.py).
+
+    Re-entrant within one process (`run` claims the thread before copying the workspace, then
+    ``start_session`` runs inside the same claim). A second process gets ThreadBusyError naming
+    the holder."""
+    check_thread_id(thread_id)
+    if agent.threads is None or thread_id in agent.leases:
+        yield
+        return
+    lease = agent.threads.acquire(thread_id)
+    agent.leases[thread_id] = lease
+    try:
+        yield
+    finally:
+        agent.leases.pop(thread_id, None)
+        lease.release()
+
+
+def thread_known(agent: Agent, thread_id: str) -> bool:
+    """Whether the thread has a checkpoint or was registered by `run` (then it can only be resumed)."""
+    if agent.graph.get_state(agent.config(thread_id)).values:
+        return True
+    return agent.threads is not None and agent.threads.registered(thread_id) is not None
+
+
+def fresh_run_dir(agent: Agent, thread_id: str) -> None:
+    """Before a new thread copies its workspace: refuse an id in use, and clear a copy a process
+    killed while copying left behind (no checkpoint and no registration refer to it; the caller
+    holds the thread's lease, so nobody else is writing it)."""
+    if thread_known(agent, thread_id):
+        raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+    leftover = agent.settings.run_dir(thread_id) / "workspace"
+    if leftover.is_dir() and not leftover.is_symlink():
+        shutil.rmtree(leftover)
+
+
 def new_thread_id(prefix: str = "session") -> str:
-    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+    """A fresh, safe id; ``prefix`` may be a scenario name or path (its last part, made a safe slug)."""
+    return f"{slug(Path(prefix).name)}-{uuid.uuid4().hex[:12]}"
 
 
 class StopAsking(Exception):
@@ -87,7 +159,7 @@ class StopAsking(Exception):
 
 
 def pending_approval(agent: Agent, thread_id: str) -> dict[str, Any] | None:
-    """The approval request a thread is waiting on (nodes/approve.py), or None."""
+    """The approval request a thread is waiting on (nodes/approve.py, nodes/replay.py), or None."""
     snapshot = agent.graph.get_state(agent.config(thread_id))
     for interrupt in getattr(snapshot, "interrupts", ()) or ():
         if isinstance(interrupt.value, dict) and interrupt.value.get("kind") in ("approve_edit", "approve_replay"):
@@ -99,21 +171,27 @@ def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
            on_update: OnUpdate | None, on_approval: OnApproval | None = None) -> dict[str, Any]:
     """Stream the graph; at an approval request, ask ``on_approval`` and continue with its answer
     (``Command(resume=...)``). Without an answer the thread stays waiting (``pending_approval``)."""
-    while True:
-        for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
-                                        stream_mode="updates", durability="sync"):
-            for node, update in chunk.items():
-                if on_update is not None and not node.startswith("__"):
-                    on_update(node, update or {})
-                crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
-        request = pending_approval(agent, thread_id) if on_approval is not None else None
-        if request is None:
-            break
-        try:
-            payload = Command(resume=on_approval(request))
-        except StopAsking:
-            break
-    return agent.graph.get_state(agent.config(thread_id)).values
+    lease = agent.leases.get(thread_id)
+    try:
+        while True:
+            for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
+                                            stream_mode="updates", durability="sync"):
+                for node, update in chunk.items():
+                    if on_update is not None and not node.startswith("__"):
+                        on_update(node, update or {})
+                    crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
+                if lease is not None:
+                    lease.check()  # a runner that lost its lease stops at the next node boundary
+            request = pending_approval(agent, thread_id) if on_approval is not None else None
+            if request is None:
+                break
+            try:
+                payload = Command(resume=on_approval(request))
+            except StopAsking:
+                break
+        return agent.graph.get_state(agent.config(thread_id)).values
+    except storage_errors() as exc:  # a full disk, a read-only file, a damaged page met mid-run
+        raise explain(exc, file_of(exc, agent.settings.home), thread_id=thread_id, action="write") from None
 
 
 def _guarded(agent: Agent, context: Context, task: Task) -> Context:
@@ -135,17 +213,35 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     The session's knobs (model, limits, live settings) are recorded in its task, so that a resume
     runs under the same ones.
     """
-    if agent.graph.get_state(agent.config(task["session_id"])).values:
-        raise AstraError(f"thread {task['session_id']} already exists; use `astra-memory resume` to continue it")
-    context = _guarded(agent, context or Context(model=task.get("model")), task)
-    task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
-            **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed
-    return _drive(agent, {"task": task}, task["session_id"], context, on_update, on_approval)
+    thread_id = check_thread_id(task["session_id"])
+    with claimed(agent, thread_id):
+        if thread_known(agent, thread_id):
+            raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+        context = _guarded(agent, context or Context(model=task.get("model")), task)
+        task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
+                **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed
+        if agent.threads is not None:
+            agent.threads.register(thread_id, dict(task))  # from now on `resume` can start it
+        crash_point("session:registered")
+        return _drive(agent, {"task": task}, thread_id, context, on_update, on_approval)
 
 
 def thread_state(agent: Agent, thread_id: str):
-    snapshot = agent.graph.get_state(agent.config(thread_id))
+    snapshot = agent.graph.get_state(agent.config(check_thread_id(thread_id)))
     return snapshot if snapshot.values else None
+
+
+def registered_task(agent: Agent, thread_id: str) -> Task | None:
+    """The task `run` registered for a thread (None if it was never accepted, or on a bare graph)."""
+    return agent.threads.registered(thread_id) if agent.threads is not None else None
+
+
+def _task_of(agent: Agent, thread_id: str) -> Task:
+    snapshot = thread_state(agent, thread_id)
+    task = snapshot.values["task"] if snapshot is not None else registered_task(agent, thread_id)
+    if task is None:
+        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
+    return task
 
 
 def recorded_of(task: Task) -> dict[str, Any]:
@@ -158,10 +254,7 @@ def recorded_of(task: Task) -> dict[str, Any]:
 def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | None = None,
                     base: Context | None = None) -> Context:
     """The context a resumed thread runs under: options ``given`` again win over what it recorded."""
-    snapshot = thread_state(agent, thread_id)
-    if snapshot is None:
-        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
-    return session_context(recorded_of(snapshot.values["task"]), given, base)
+    return session_context(recorded_of(_task_of(agent, thread_id)), given, base)
 
 
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
@@ -169,22 +262,27 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
                    on_approval: OnApproval | None = None) -> tuple[dict[str, Any], bool]:
     """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
 
-    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A thread
+    Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A
+    thread `run` accepted but that was killed before its first checkpoint starts from the
+    beginning with the task it registered. The thread's lease is held while it runs. A thread
     waiting at an approval asks ``on_approval`` again (nothing was applied while it waited).
     """
-    snapshot = thread_state(agent, thread_id)
-    if snapshot is None:
-        raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
-    if not snapshot.next:
-        return snapshot.values, False
-    context = _guarded(agent, context or resumed_context(agent, thread_id), snapshot.values["task"])
-    return _drive(agent, None, thread_id, context, on_update, on_approval), True
+    with claimed(agent, thread_id):
+        snapshot = thread_state(agent, thread_id)
+        task = _task_of(agent, thread_id)
+        if snapshot is not None and not snapshot.next:
+            return snapshot.values, False
+        context = _guarded(agent, context or resumed_context(agent, thread_id), task)
+        payload = None if snapshot is not None else {"task": task}
+        return _drive(agent, payload, thread_id, context, on_update, on_approval), True
 
 
 def list_threads(agent: Agent) -> list[dict[str, Any]]:
+    """Every thread with a checkpoint, then those `run` accepted that have none yet ("not started")."""
     saver = agent.graph.checkpointer
     rows = []
-    for tid in thread_ids(saver):
+    listed = thread_ids(saver)
+    for tid in listed:
         snapshot = agent.graph.get_state(agent.config(tid))
         values = snapshot.values or {}
         task = values.get("task") or {}
@@ -198,4 +296,10 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
             "project": task.get("project"),
             "updated": snapshot.created_at,
         })
+    for tid, registered_at in (agent.threads.registered_ids() if agent.threads is not None else []):
+        if tid in listed:
+            continue
+        task = agent.threads.registered(tid) or {}
+        rows.append({"thread_id": tid, "status": "not started", "last_node": None, "next": ["observe"],
+                     "scenario": task.get("scenario"), "project": task.get("project"), "updated": registered_at})
     return rows

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from astra_memory.errors import ConfigurationError
+from astra_memory.thread_names import check_thread_id
 
 KEY_ENV = "OPENAI_API_KEY"
 
@@ -83,7 +84,7 @@ class Settings:
         return self.home / "runs"
 
     def run_dir(self, thread_id: str) -> Path:
-        return self.runs_dir / thread_id
+        return self.runs_dir / check_thread_id(thread_id)  # a name, never a path join that leaves runs/
 
     def ensure_home(self) -> Path:
         self.home.mkdir(parents=True, exist_ok=True)

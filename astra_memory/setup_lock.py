@@ -17,6 +17,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from astra_memory.datafiles import explain
 from astra_memory.errors import ConfigurationError
 
 SETUP_LOCK_TIMEOUT_S = 60.0
@@ -32,6 +33,8 @@ def setup_lock(path: str | Path) -> Iterator[None]:
     except Timeout:
         raise ConfigurationError(f"{path}: another process held its set-up lock ({lock_path}) for "
                                  f"{SETUP_LOCK_TIMEOUT_S:.0f} s; is a process stuck opening it?") from None
+    except OSError as exc:  # a read-only or full ASTRA_HOME
+        raise explain(exc, lock_path, action="create") from None
     try:
         yield
     finally:

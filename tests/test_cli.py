@@ -57,7 +57,7 @@ def test_memory_commands_round_trip(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(export.read_text() + "not json\n")
     result = run_cli("memory", "import", str(bad))
-    assert result.returncode == 1 and "line 2" in result.stderr
+    assert result.returncode == 2 and "line 2" in result.stderr  # bad input: exit 2 (issue 11)
 
 
 def test_bad_input_is_a_clear_error(tmp_path):
@@ -68,7 +68,7 @@ def test_bad_input_is_a_clear_error(tmp_path):
     not_sqlite.mkdir()
     (not_sqlite / "memory.sqlite").write_text("this is not a database")
     result = run_cli("memory", "list", env=cli_env(ASTRA_HOME=str(not_sqlite)))
-    assert result.returncode == 2 and "not a usable SQLite memory file" in result.stderr
+    assert result.returncode == 2 and "memory.sqlite is damaged" in result.stderr
     assert (not_sqlite / "memory.sqlite").read_text() == "this is not a database"
 
 

@@ -2,10 +2,12 @@
 and compare with an uncrashed run of the same two-attempt scenario.
 
 Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/crash.py), never by
-sleeping. The points: after every node boundary of a two-attempt run (16), inside every model call
-(5), inside every test subprocess (4: observe, two attempts, the fresh-copy confirmation), between
-each applied edit and its checkpoint (2), between building the fresh copy and its test run (1), and
-between the memory write and its checkpoint (1).
+sleeping. The points: after `run` registered the thread and before its first checkpoint (1), after
+every node boundary of a two-attempt run (16), inside every model call (5), inside every test
+subprocess (4: observe, two attempts, the fresh-copy confirmation), between each applied edit and
+its checkpoint (2), between building the fresh copy and its test run (1), and between the memory
+write and its checkpoint (1). Beside the matrix: two runners of one thread at once (one runs, the
+other exits 2 naming the holder), and Ctrl-C (exit 130, says how to resume, and resume finishes).
 
 One suite, both backends: the matrix is parametrised over SQLite (files under each point's own
 ASTRA_HOME) and PostgreSQL (each point's own empty schema on the test server, passed to every
@@ -17,6 +19,9 @@ from __future__ import annotations
 import json
 import shutil
 import signal
+import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -26,7 +31,7 @@ from astra_memory.events import read_events
 from astra_memory.scenarios import load_scenario
 from astra_memory.session import list_threads, open_agent
 from astra_memory.settings import Settings
-from tests.conftest import BACKENDS, cli_env, run_cli
+from tests.conftest import BACKENDS, ROOT, cli_env, run_cli
 
 # A two-attempt solution: the first edit drops blank entries but keeps the spaces, so the first
 # finish() fails its tests; the second edit strips, and the second finish() passes.
@@ -75,7 +80,7 @@ def _node_points() -> list[str]:
     return points
 
 
-POINTS = (_node_points() + [f"model:call:#{n}" for n in range(1, 6)] + [f"test:running:#{n}" for n in range(1, 5)]
+POINTS = (["session:registered"] + _node_points() + [f"model:call:#{n}" for n in range(1, 6)] + [f"test:running:#{n}" for n in range(1, 5)]
           + ["edit:applied:#1", "edit:applied:#2", "confirm:copied", "store:written"])
 THREAD = "crash-thread"
 
@@ -125,7 +130,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
 
 
 def test_matrix_covers_every_named_point():
-    assert len(POINTS) == 29 and len(set(POINTS)) == 29
+    assert len(POINTS) == 30 and len(set(POINTS)) == 30
 
 
 def test_uncrashed_run_is_the_reference(matrix):
@@ -153,7 +158,8 @@ def test_crash_and_resume(matrix, point):
     # Another process lists the killed thread, and resume by its id ran whatever was left.
     (listed,) = run["before"]["threads"]
     assert listed["thread_id"] == THREAD and summary["resumed"] is bool(listed["next"])
-    assert listed["status"] == (run["before"]["values"].get("status") or "interrupted")
+    values = run["before"]["values"]  # empty when killed before the first checkpoint: registered, not started
+    assert listed["status"] == (values.get("status") or ("interrupted" if values else "not started"))
     # Source byte-identical to the uncrashed run: no edit applied twice, none lost.
     rel = Path("runs") / THREAD / "workspace" / "app" / "settings.py"
     assert (run["home"] / rel).read_bytes() == (ref["home"] / rel).read_bytes()
@@ -169,3 +175,60 @@ def test_crash_and_resume(matrix, point):
     assert "memory_search" in events
     assert all(events[:i].count("memory_search") >= 1 for i, e in enumerate(events) if e == "edit")
     assert final["memory"]["delivered"] is True
+
+
+def _home_and_env(request, tmp_path, backend: str) -> tuple[Path, str | None, dict]:
+    url = request.getfixturevalue("pg_server").new_database() if backend == "postgres" else None
+    home = tmp_path / "home"
+    env = cli_env(ASTRA_HOME=str(home), ASTRA_EMBEDDINGS="hash", **({"ASTRA_DATABASE_URL": url} if url else {}))
+    return home, url, env
+
+
+def _counts(home: Path) -> dict[str, int]:
+    events = [e["event"] for e in read_events(home / "runs" / THREAD)]
+    return {kind: events.count(kind) for kind in ("edit", "test", "store")}
+
+
+EXPECTED_COUNTS = {"edit": NODE_SEQUENCE.count("edit"), "test": NODE_SEQUENCE.count("test"),
+                   "store": NODE_SEQUENCE.count("store")}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_runners_at_once(request, tmp_path, scenario_dir, backend):
+    """A held runner keeps the thread; a second `resume` (and a `run` with the same id) exits 2
+    naming it; the first finishes, and the event log has each edit, test and store exactly once."""
+    home, url, env = _home_and_env(request, tmp_path, backend)
+    crashed = run_cli("run", str(scenario_dir), "--thread-id", THREAD, env={**env, "ASTRA_CRASH_AT": "after:memory_search"})
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    hold = tmp_path / "release"
+    first = subprocess.Popen([sys.executable, "-m", "astra_memory", "resume", THREAD, "--json"], cwd=ROOT,
+                             env={**env, "ASTRA_HOLD_AT": "after:edit", "ASTRA_HOLD_FILE": str(hold)},
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not Path(f"{hold}.reached").exists():  # the first runner is inside the thread, past its first edit
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.05)
+    for args in (("resume", THREAD), ("run", str(scenario_dir), "--thread-id", THREAD)):
+        second = run_cli(*args, env=env)
+        assert second.returncode == 2, second.stderr
+        assert f"is being run by process {first.pid} on host" in second.stderr and "Traceback" not in second.stderr
+    hold.touch()
+    out, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    assert json.loads(out)["status"] == "fixed"
+    assert _counts(home) == EXPECTED_COUNTS
+    assert len(_state(home, url)["records"]) == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ctrl_c_says_how_to_resume(request, tmp_path, scenario_dir, backend):
+    home, url, env = _home_and_env(request, tmp_path, backend)
+    stopped = run_cli("run", str(scenario_dir), "--thread-id", THREAD,
+                      env={**env, "ASTRA_CRASH_AT": "after:edit", "ASTRA_CRASH_SIGNAL": "INT"})
+    assert stopped.returncode == 130, stopped.stderr
+    assert f"astra-memory resume {THREAD}" in stopped.stderr and "Traceback" not in stopped.stderr
+    resumed = run_cli("resume", THREAD, "--json", env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["status"] == "fixed"
+    assert _counts(home) == EXPECTED_COUNTS
+    assert len(_state(home, url)["records"]) == 1

@@ -150,7 +150,7 @@ def test_ledger_setup_is_idempotent_and_refuses_a_foreign_file(tmp_path):
     assert ledger_path_for(tmp_path / "checkpoints.sqlite") == path
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(ConfigurationError, match="not a usable cost ledger"):
+    with pytest.raises(ConfigurationError, match="junk.sqlite is damaged .*nothing was written"):
         SqliteCostLedger(junk)
 
 

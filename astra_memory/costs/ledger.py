@@ -29,7 +29,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from astra_memory.errors import AgentLimitError, ConfigurationError
+from astra_memory.datafiles import check_integrity, explain
+from astra_memory.errors import AgentLimitError
 from astra_memory.setup_lock import setup_lock
 
 BUSY_TIMEOUT_S = 30.0
@@ -166,13 +167,17 @@ class SqliteCostLedger:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise explain(exc, self.path.parent, action="create") from None
         self._lock = threading.Lock()
         try:
             with setup_lock(self.path):  # a fresh file's switch to WAL, one process at a time
                 self._conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                              check_same_thread=False)
                 self._conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                check_integrity(self._conn, self.path)
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
                 with self._transaction():  # executescript() would commit on its own: one statement at a time
@@ -180,8 +185,8 @@ class SqliteCostLedger:
                         self._conn.execute(statement)
                     self._conn.execute("INSERT OR IGNORE INTO ledger_meta (key, value) VALUES ('schema_version', ?)",
                                        (SCHEMA_VERSION,))
-        except sqlite3.DatabaseError as exc:
-            raise ConfigurationError(f"{self.path} is not a usable cost ledger: {exc}") from None
+        except sqlite3.Error as exc:
+            raise explain(exc, self.path, action="open") from None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

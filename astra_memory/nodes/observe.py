@@ -18,6 +18,7 @@ from astra_memory.snapshot import SNAPSHOT_DIR, take_snapshot
 from astra_memory.state import AgentState, run_record
 from astra_memory.symptoms import parse_failure
 from astra_memory.testrun import MAX_OUTPUT_BYTES, run_tests
+from astra_memory.thread_names import check_thread_id
 
 # pytest: 4 = usage error, 5 = no tests collected; 126/127 = the command could not run.
 UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
@@ -26,6 +27,8 @@ UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
 
 def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
+    if task.get("session_id") is not None:  # a Studio input is checked like a CLI one: a name, not a path
+        check_thread_id(task["session_id"])
     # A re-run after a crash keeps the first snapshot (the first run may have changed the workspace).
     where = (Path(task["run_dir"]) if task.get("run_dir") else Path(tempfile.mkdtemp(prefix="astra-"))) / SNAPSHOT_DIR
     try:

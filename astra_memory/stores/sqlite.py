@@ -17,6 +17,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore
 from langgraph.store.sqlite import SqliteStore
 
+from astra_memory.datafiles import check_integrity, explain, sqlite_uri
 from astra_memory.errors import ConfigurationError
 from astra_memory.setup_lock import setup_lock
 from astra_memory.stores.embeddings import DIMS
@@ -51,35 +52,61 @@ def index_config(embeddings: Embeddings) -> dict:
     }
 
 
-def connect(path: str | Path):
-    """Open a WAL-mode connection with a busy timeout, so concurrent processes wait, not fail."""
+def connect(path: str | Path, *, read_only: bool = False):
+    """Open a WAL-mode connection with a busy timeout, so concurrent processes wait, not fail.
+
+    The file's integrity is checked before anything writes to it; ``read_only`` opens an existing
+    file for reading only (see ``datafiles.sqlite_uri``)."""
     module = sqlite_module()
     try:
-        conn = module.connect(str(path), check_same_thread=False, isolation_level=None,
-                              timeout=BUSY_TIMEOUT_S)
+        conn = module.connect(sqlite_uri(path, read_only=read_only), uri=True, check_same_thread=False,
+                              isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    except module.Error as exc:
+        raise explain(exc, path, action="open") from None
+    try:
         conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-    except module.DatabaseError as exc:
-        raise ConfigurationError(f"{path} is not a usable SQLite memory file: {exc}") from None
+        check_integrity(conn, path)
+        if not read_only:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+    except BaseException as exc:
+        conn.close()
+        if isinstance(exc, module.Error):
+            raise explain(exc, path, action="open") from None
+        raise
     return conn
 
 
 @contextmanager
-def open_sqlite_store(path: str | Path, embeddings: Embeddings) -> Iterator[SqliteStore]:
-    """A set-up SqliteStore on ``path`` with semantic search over the embedded field."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with setup_lock(path):  # a fresh file: WAL switch and migrations, one process at a time
-        conn = connect(path)
+def open_sqlite_store(path: str | Path, embeddings: Embeddings, *, read_only: bool = False) -> Iterator[SqliteStore]:
+    """A set-up SqliteStore on ``path`` with semantic search over the embedded field.
+
+    ``read_only``: an existing file, opened for reading only (the `memory list/search/show`
+    commands, which then work on a read-only ASTRA_HOME); nothing is set up or purged."""
+    if read_only:
+        conn = connect(path, read_only=True)
         try:
             store = SqliteStore(conn, index=index_config(embeddings))
-            store.setup()
-            purge_orphan_vectors(store)
+            store.setup()  # on an existing file: only reads (CREATE ... IF NOT EXISTS of tables that exist)
         except Exception as exc:
             conn.close()
-            if isinstance(exc, ConfigurationError):
-                raise
-            raise ConfigurationError(f"{path} could not be set up as a memory store: {exc}") from None
+            raise explain(exc, path, action="read") from None
+    else:
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise explain(exc, Path(path).parent, action="create") from None
+        with setup_lock(path):  # a fresh file: WAL switch and migrations, one process at a time
+            conn = connect(path)
+            try:
+                store = SqliteStore(conn, index=index_config(embeddings))
+                store.setup()
+                purge_orphan_vectors(store)
+            except Exception as exc:
+                conn.close()
+                if isinstance(exc, ConfigurationError):
+                    raise
+                raise explain(exc, path, action="set up") from None
     try:
         yield store
     finally:

@@ -16,7 +16,12 @@ from astra_memory.stores.sqlite import EMBEDDED_FIELD
 def read_jsonl(path: Path) -> list[FixRecord]:
     """Validate every line first; report every bad line by number."""
     records, problems = [], []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(f"line {number}: not UTF-8 text (byte {exc.start + 1})")
+            continue
         if not line.strip():
             continue
         try:
