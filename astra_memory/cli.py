@@ -56,7 +56,10 @@ console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow"}
+STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
+                "cannot_run": "magenta", "needs_model": "magenta"}
+# Ended on something the user must change (the test environment, a model to configure): a usage exit.
+USAGE_STATUSES = ("cannot_run", "needs_model")
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     err.print("[red]error:[/red] ", end="")
@@ -91,18 +94,26 @@ def _progress(quiet: bool):
     return on_update
 
 
-def _preflight_live(model: Optional[str], context: Context) -> None:
-    """Before any work: a live model needs the cost approval, an API key the server accepts, a known
-    price and sane limits. The key check asks the server for its model list, which is free."""
-    from astra_memory.models.live import is_live, preflight, probe_api_key
+def _preflight(model: Optional[str], context: Context, workspace: Optional[Path] = None,
+               test_command: Optional[str] = None) -> None:
+    """Before any work (astra_memory/preflight.py): the workspace and the test command; a live model's
+    cost approval, an API key the server accepts (its model list, which is free), a known price, sane limits."""
+    from astra_memory.preflight import check_session
 
-    if is_live(model):
-        preflight(model, context)
-        probe_api_key(context)
+    check_session(model, context, workspace=workspace, test_command=test_command, probe_key=True)
 
 
 def _session_exit(summary: dict) -> int:
+    if summary["status"] in USAGE_STATUSES:
+        return EXIT_USAGE
     return EXIT_OK if summary["status"] in ("fixed", "nothing_to_fix") else EXIT_FAILED
+
+
+def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_tokens: int = 0) -> str:
+    """What a session cost, said plainly (a scripted session is free)."""
+    if not model or model == "scripted":
+        return "cost scripted: $0"
+    return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model})"
 
 
 def _print_summary(summary: dict) -> None:
@@ -113,6 +124,8 @@ def _print_summary(summary: dict) -> None:
     console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""))
+    console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
+                                   summary["output_tokens"]), highlight=False)
     if summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
 
@@ -140,7 +153,7 @@ def run(
     try:
         context = replace(Context(), **(given or {}))
         model = context.model or "scripted"
-        _preflight_live(model, context)
+        _preflight(model, context, workspace, test_command)
         with open_agent(settings) as agent:
             tid = thread_id or new_thread_id(scenario or "session")
             if scenario is not None:
@@ -169,7 +182,7 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
             context = resumed_context(agent, thread_id, given)
             snapshot = thread_state(agent, thread_id)
             if snapshot.next:
-                _preflight_live(context.model, context)  # the key probe asks the session's server
+                _preflight(context.model, context)  # the key probe asks the session's server
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json))
     except AstraError as exc:
         _fail(str(exc))
@@ -234,7 +247,7 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
             err.print(f"[bold]session {name}[/bold] (thread {info['thread_id']})")
 
     try:
-        _preflight_live(model, context)
+        _preflight(model, context)
         # Live demo sessions are charged to the main data directory's ledger, so the total limit
         # covers them too (each demo run has its own fresh data directory otherwise).
         if is_live(model):
@@ -249,13 +262,15 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
         _print_json(evidence)
     else:
         table = Table("session", "thread", "status", "memory hits before first edit", "model requests",
-                      "tool calls", "stored memory", "original tests", title=f"Evidence (model: {evidence['model']})")
+                      "tool calls", "cost USD", "stored memory", "original tests",
+                      title=f"Evidence (model: {evidence['model']})")
         for s in evidence["sessions"]:
             hits = "; ".join(f"{h['score']:.4f} from {h['session_id']}" for h in s["memory_hits_before_first_edit"])
             table.add_row(s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
-                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8],
+                          str(s["tool_calls"]), f"{s['cost_usd']:.4f}", (s["stored_memory_id"] or "")[:8],
                           ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"])
         console.print(table)
+        console.print(cost_line(evidence["model"], evidence["cost_usd"]) + " for both sessions", highlight=False)
         console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
     ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)

@@ -20,7 +20,7 @@ from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
-from astra_memory.models.live import is_live, preflight
+from astra_memory.preflight import check_session
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
@@ -114,12 +114,11 @@ def _drive(agent: Agent, payload: dict | None, thread_id: str, context: Context,
 def _guarded(agent: Agent, context: Context, task: Task) -> Context:
     """The cost guard for live models: the agent's ledger in the context (unless the caller brought
     one, as the demo does to count against the main data directory), and the local preflight checks
-    (approval, API key, price, limits) before any node runs."""
+    (workspace, test command; approval, API key, price, limits) before any node runs."""
     if context.ledger is None and agent.ledger is not None:
         context = replace(context, ledger=agent.ledger)
-    name = context.model or task.get("model")
-    if is_live(name):
-        preflight(name, context)
+    check_session(context.model or task.get("model"), context, workspace=task["workspace"],
+                  test_command=task["test_command"])
     return context
 
 

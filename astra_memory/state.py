@@ -17,7 +17,9 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
-Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted"]
+# cannot_run: the test command could not run the tests (observe); needs_model: the session reached
+# a model turn with no model to play it (investigate).
+Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "cannot_run", "needs_model"]
 RunPhase = Literal["observe", "confirm"]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.context import Context
-from astra_memory.errors import ScenarioError
+from astra_memory.errors import ConfigurationError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.scenarios import list_scenarios, load_scenario
 from astra_memory.session import retest_on_original, start_session, workspace_task
@@ -49,18 +49,19 @@ def test_a_passing_project_ends_nothing_to_fix(agent, settings, tmp_path):
     assert final["status"] == "nothing_to_fix" and agent.memory.count() == 0
 
 
-def test_a_missing_test_command_ends_failed_with_the_reason(agent, settings, tmp_path):
+def test_a_missing_test_command_is_refused_before_the_session_starts(agent, settings, tmp_path):
     (tmp_path / "proj").mkdir()
     task = workspace_task(tmp_path / "proj", "no-such-test-runner --all", settings, "bad-cmd")
-    final = start_session(agent, task)
-    assert final["status"] == "failed" and "not found" in final["reason"]
+    with pytest.raises(ConfigurationError, match="not found on the test PATH"):
+        start_session(agent, task)
+    assert agent.graph.get_state(agent.config("bad-cmd")).values == {}
 
 
-def test_a_project_without_tests_ends_failed(agent, settings, tmp_path):
+def test_a_project_without_tests_ends_cannot_run(agent, settings, tmp_path):
     (tmp_path / "proj").mkdir()
     task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider", settings, "no-tests")
     final = start_session(agent, task)
-    assert final["status"] == "failed" and "no tests" in final["reason"]
+    assert final["status"] == "cannot_run" and "no tests" in final["reason"] and not final.get("memory")
 
 
 def test_a_scenario_folder_without_tests_is_refused(tmp_path):
@@ -81,5 +82,6 @@ def test_scripted_model_without_a_script_says_what_to_do(agent, settings, tmp_pa
     (tmp_path / "proj" / "tests").mkdir(parents=True)
     (tmp_path / "proj" / "tests" / "test_x.py").write_text("def test_x():\n    assert False\n")
     task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider tests", settings, "no-script")
-    with pytest.raises(Exception, match="scripted model needs a script"):
-        start_session(agent, task)
+    final = start_session(agent, task)  # ends, named: not an exception that leaves the thread interrupted
+    assert final["status"] == "needs_model" and "--model openai:<name>" in final["reason"]
+    assert final["memory"]["delivered"] and not agent.graph.get_state(agent.config("no-script")).next

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from astra_memory.bench.extra import require_bench_extra
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
@@ -70,6 +71,7 @@ def retrieval(
     from astra_memory.bench.retrieval import run_retrieval
 
     try:
+        require_bench_extra()
         result = run_retrieval(cases or SHIPPED_CASES, progress=make_progress())
     except AstraError as exc:
         _fail(str(exc))
@@ -111,6 +113,7 @@ def sessions(
 
     folder = results_dir("sessions", out)
     try:
+        require_bench_extra("matplotlib")
         result = run_sessions(sessions=sessions, scenario=scenario, family=family, model=model or Context().model or "scripted",
                               data_dir=folder / "data", progress=make_progress())
     except AstraError as exc:
@@ -167,6 +170,7 @@ def perf(
     from astra_memory.settings import Settings
 
     try:
+        require_bench_extra("matplotlib")
         result = run_perf(sizes=_sizes(sizes), backends=[b.strip() for b in backends.split(",") if b.strip()],
                           repeats=repeats, session_repeats=session_repeats, cold_repeats=cold_repeats,
                           scenario=scenario, progress=make_progress(), embeddings_kind=Settings().embeddings)
