@@ -23,7 +23,7 @@ from astra_memory.errors import AstraError
 bench_app = typer.Typer(help="Benchmarks: retrieval quality, the multi-session experiment, performance.",
                         no_args_is_help=True)
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Results folder (default ./results/<bench>/).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the whole result as one JSON object.")]
 
@@ -45,7 +45,8 @@ def _command(bench: str, **params: Any) -> str:
 
 
 def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {message}")
+    err.print("[red]error:[/red] ", end="")
+    err.print(message, markup=False, highlight=False)  # messages hold [brackets] (the extra's name): not markup
     raise typer.Exit(code)
 
 
