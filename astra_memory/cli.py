@@ -341,7 +341,7 @@ def memory_search(query: str,
                   top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
                   as_json: JsonOpt = False) -> None:
     """Search confirmed fixes by symptom."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.format import format_hits
 
     try:
@@ -355,7 +355,7 @@ def memory_search(query: str,
 @memory_app.command("list")
 def memory_list(limit: int = 50, offset: int = 0, as_json: JsonOpt = False) -> None:
     """List stored fixes, newest first."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     try:
         with open_memory(_settings()) as memory:
@@ -373,7 +373,7 @@ def memory_list(limit: int = 50, offset: int = 0, as_json: JsonOpt = False) -> N
 @memory_app.command("show")
 def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     """Show one record in full."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     try:
         with open_memory(_settings()) as memory:
@@ -391,7 +391,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
 @memory_app.command("delete")
 def memory_delete(memory_id: str) -> None:
     """Delete one record (its vector too: it will not come back from search)."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     try:
         with open_memory(_settings()) as memory:
@@ -406,7 +406,7 @@ def memory_delete(memory_id: str) -> None:
 @memory_app.command("export")
 def memory_export(path: Path) -> None:
     """Write every record to a JSON-lines file."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     count = 0
     try:
@@ -422,7 +422,7 @@ def memory_export(path: Path) -> None:
 @memory_app.command("import")
 def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.transfer import import_jsonl
 
     if not path.is_file():
@@ -438,7 +438,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
 @memory_app.command("smoke")
 def memory_smoke(as_json: JsonOpt = False) -> None:
     """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.record import utc_now, validate_record
 
     steps: list[dict] = []

@@ -20,6 +20,7 @@ from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ScenarioError
 from astra_memory.graph import builder
+from astra_memory.memory_only import open_memory  # noqa: F401  (library API: session.open_memory)
 from astra_memory.preflight import check_session
 from astra_memory.scenarios import Scenario
 from astra_memory.settings import Settings
@@ -59,16 +60,6 @@ def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
         yield Agent(graph, FixMemory(backend.store, min_score=Context().min_score), settings, ledger)
-
-
-@contextmanager
-def open_memory(settings: Settings | None = None) -> Iterator[FixMemory]:
-    """Only the fix memory (for the `memory` commands)."""
-    settings = settings or Settings()
-    settings.ensure_home()
-    embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-    with open_backend(settings, embeddings, checkpointer=False) as backend:
-        yield FixMemory(backend.store, min_score=Context().min_score)
 
 
 def new_thread_id(prefix: str = "session") -> str:
