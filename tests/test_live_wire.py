@@ -105,7 +105,7 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
 
 def test_alpha_is_fixed_over_the_responses_api(settings, api_key):
     with OpenAIServer(ALPHA) as server:
-        final, _, rows = run_alpha(settings, server, "live-responses", use_responses_api=True)
+        final, _, rows = run_alpha(settings, server, "live-responses", use_responses_api=True, chain_responses=False)
     assert final["status"] == "fixed" and final["stored_memory_id"]
     assert server.violations == []
     posts = server.model_requests()
