@@ -8,13 +8,17 @@ worker can resume any thread. Both backends get the same embeddings object and t
 config, and FixMemory behaves the same on both (tests/test_memory.py runs on each).
 
 The PostgreSQL modules import psycopg lazily, on that path only: SQLite users need none of it.
+
+``ASTRA_VECTORAI_URL=host:port`` moves the fix memory (only) to Actian VectorAI DB
+(``stores/actian.py``, the ``actian`` extra); checkpoints and the cost ledger stay on SQLite or
+PostgreSQL. UNVERIFIED: no VectorAI DB server can run on the machines this was built on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +34,11 @@ from astra_memory.errors import ConfigurationError
 from astra_memory.pgconn import is_postgres_url, redact_url
 from astra_memory.settings import Settings
 from astra_memory.stores import postgres as pg_store
+from astra_memory.stores.actian import open_actian_store
 from astra_memory.stores.sqlite import open_sqlite_store
 
 DATABASE_URL_SETTING = "ASTRA_DATABASE_URL"
+VECTORAI_URL_SETTING = "ASTRA_VECTORAI_URL"
 
 
 @dataclass
@@ -49,6 +55,28 @@ class Backend:
 @contextmanager
 def open_backend(settings: Settings, embeddings: Embeddings, *, checkpointer: bool = True) -> Iterator[Backend]:
     """Open the backend the settings name; schema set-up runs (idempotently) on first use."""
+    if settings.vectorai_url:
+        with _open_vectorai(settings, embeddings, checkpointer=checkpointer) as backend:
+            yield backend
+        return
+    with _open_sql_backend(settings, embeddings, checkpointer=checkpointer) as backend:
+        yield backend
+
+
+@contextmanager
+def _open_vectorai(settings: Settings, embeddings: Embeddings, *, checkpointer: bool) -> Iterator[Backend]:
+    """The fix memory on VectorAI DB; the checkpointer (when asked for) where it would be otherwise."""
+    with open_actian_store(embeddings, settings.vectorai_url, setting=VECTORAI_URL_SETTING) as store:
+        if not checkpointer:
+            yield Backend("vectorai", None, store, settings.vectorai_url)
+            return
+        with _open_sql_backend(settings, embeddings, checkpointer=True) as base:
+            yield replace(base, kind=f"{base.kind}+vectorai", store=store,
+                          where=f"{base.where}; memory on VectorAI DB {settings.vectorai_url}")
+
+
+@contextmanager
+def _open_sql_backend(settings: Settings, embeddings: Embeddings, *, checkpointer: bool) -> Iterator[Backend]:
     if settings.database_url:
         with _open_postgres(settings.database_url, DATABASE_URL_SETTING, embeddings,
                             checkpointer=checkpointer, pool_size=settings.database_pool_size) as backend:
