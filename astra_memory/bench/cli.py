@@ -73,7 +73,8 @@ def retrieval(
 
     try:
         require_bench_extra()
-        result = run_retrieval(cases or SHIPPED_CASES, progress=make_progress())
+        # Our progress bar, on a terminal only (quiet in --json and in logs).
+        result = run_retrieval(cases or SHIPPED_CASES, progress=make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
         _fail(str(exc))
     written = write_retrieval(result, results_dir("retrieval", out),
@@ -116,7 +117,7 @@ def sessions(
     try:
         require_bench_extra("matplotlib")
         result = run_sessions(sessions=sessions, scenario=scenario, family=family, model=model or Context().model or "scripted",
-                              data_dir=folder / "data", progress=make_progress())
+                              data_dir=folder / "data", progress=make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
         _fail(str(exc))
     written = write_sessions(result, folder, _command("sessions", sessions=sessions, scenario=scenario, family=family,
@@ -174,7 +175,8 @@ def perf(
         require_bench_extra("matplotlib")
         result = run_perf(sizes=_sizes(sizes), backends=[b.strip() for b in backends.split(",") if b.strip()],
                           repeats=repeats, session_repeats=session_repeats, cold_repeats=cold_repeats,
-                          scenario=scenario, progress=make_progress(), embeddings_kind=Settings().embeddings)
+                          scenario=scenario, progress=make_progress(not as_json and err.is_terminal),
+                          embeddings_kind=Settings().embeddings)
     except AstraError as exc:
         _fail(str(exc))
     written = write_perf(result, results_dir("perf", out),
