@@ -53,8 +53,8 @@ def test_nonexistent_test_command_is_a_clear_failure(tmp_path):
     project = tmp_path / "proj"
     (project / "tests").mkdir(parents=True)
     result = run_cli("run", "--workspace", str(project), "--test-command", "no-such-runner -q")
-    assert result.returncode == 1
-    assert "not found" in result.stdout
+    assert result.returncode == 2  # refused before the session starts (preflight): no thread is left behind
+    assert "'no-such-runner' is not found on the test PATH" in result.stderr
 
 
 def test_scenario_folder_without_tests_is_a_clear_error(tmp_path):
