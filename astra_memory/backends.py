@@ -8,13 +8,17 @@ worker can resume any thread. Both backends get the same embeddings object and t
 config, and FixMemory behaves the same on both (tests/test_memory.py runs on each).
 
 The PostgreSQL modules import psycopg lazily, on that path only: SQLite users need none of it.
+
+``ASTRA_VECTORAI_URL=host:port`` moves the fix memory (only) to Actian VectorAI DB
+(``stores/actian.py``, the ``actian`` extra); checkpoints and the cost ledger stay on SQLite or
+PostgreSQL. UNVERIFIED: no VectorAI DB server can run on the machines this was built on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +36,11 @@ from astra_memory.errors import ConfigurationError
 from astra_memory.pgconn import is_postgres_url, redact_url
 from astra_memory.settings import Settings
 from astra_memory.stores import postgres as pg_store
+from astra_memory.stores.actian import open_actian_store
 from astra_memory.stores.sqlite import open_sqlite_store
 
 DATABASE_URL_SETTING = "ASTRA_DATABASE_URL"
+VECTORAI_URL_SETTING = "ASTRA_VECTORAI_URL"
 
 
 @dataclass
@@ -57,6 +63,31 @@ def open_backend(settings: Settings, embeddings: Embeddings | None, *, checkpoin
     ``read_only`` (SQLite): existing files opened for reading only, nothing set up, so the
     read-only commands work on a read-only ASTRA_HOME (a file that does not exist yet is created
     as usual). ``store=False``: the checkpoints alone (``threads``)."""
+    if settings.vectorai_url and store:
+        with _open_vectorai(settings, embeddings, checkpointer=checkpointer, read_only=read_only) as backend:
+            yield backend
+        return
+    with _open_sql_backend(settings, embeddings, checkpointer=checkpointer, store=store,
+                           read_only=read_only) as backend:
+        yield backend
+
+
+@contextmanager
+def _open_vectorai(settings: Settings, embeddings: Embeddings, *, checkpointer: bool,
+                   read_only: bool) -> Iterator[Backend]:
+    """The fix memory on VectorAI DB; the checkpointer (when asked for) where it would be otherwise."""
+    with open_actian_store(embeddings, settings.vectorai_url, setting=VECTORAI_URL_SETTING) as store:
+        if not checkpointer:
+            yield Backend("vectorai", None, store, settings.vectorai_url)
+            return
+        with _open_sql_backend(settings, embeddings, checkpointer=True, store=False, read_only=read_only) as base:
+            yield replace(base, kind=f"{base.kind}+vectorai", store=store,
+                          where=f"{base.where}; memory on VectorAI DB {settings.vectorai_url}")
+
+
+@contextmanager
+def _open_sql_backend(settings: Settings, embeddings: Embeddings | None, *, checkpointer: bool, store: bool,
+                      read_only: bool) -> Iterator[Backend]:
     if settings.database_url:
         with _open_postgres(settings.database_url, DATABASE_URL_SETTING, embeddings,
                             checkpointer=checkpointer, pool_size=settings.database_pool_size) as backend:
@@ -122,7 +153,7 @@ def open_cost_ledger(settings: Settings, backend: Backend | None = None) -> Iter
         if backend is not None and backend.pool is not None:
             yield PostgresCostLedger(backend.pool)
             return
-        
+
         url = pgconn.check_url(settings.database_url, DATABASE_URL_SETTING)
         pgconn.prepare(url, DATABASE_URL_SETTING, [setup_ledger])
         with pgconn.open_pool(url, DATABASE_URL_SETTING, size=2) as pool:

@@ -73,7 +73,9 @@ err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
-                "unconfirmed": "magenta"}
+                "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
+# Ended on something the user must change (the test environment, a model to configure): a usage exit.
+USAGE_STATUSES = ("cannot_run", "needs_model")
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     err.print("[red]error:[/red] ", end="")
@@ -114,18 +116,26 @@ def _progress(quiet: bool):
     return on_update
 
 
-def _preflight_live(model: Optional[str], context: Context) -> None:
-    """Before any work: a live model needs the cost approval, an API key the server accepts, a known
-    price and sane limits. The key check asks the server for its model list, which is free."""
-    from astra_memory.models.live import is_live, preflight, probe_api_key
+def _preflight(model: Optional[str], context: Context, workspace: Optional[Path] = None,
+               test_command: Optional[str] = None) -> None:
+    """Before any work (astra_memory/preflight.py): the workspace and the test command; a live model's
+    cost approval, an API key the server accepts (its model list, which is free), a known price, sane limits."""
+    from astra_memory.preflight import check_session
 
-    if is_live(model):
-        preflight(model, context)
-        probe_api_key(context)
+    check_session(model, context, workspace=workspace, test_command=test_command, probe_key=True)
 
 
 def _session_exit(summary: dict) -> int:
+    if summary["status"] in USAGE_STATUSES:
+        return EXIT_USAGE
     return EXIT_OK if summary["status"] in ("fixed", "nothing_to_fix") else EXIT_FAILED
+
+
+def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_tokens: int = 0) -> str:
+    """What a session cost, said plainly (a scripted session is free)."""
+    if not model or model == "scripted":
+        return "cost scripted: $0"
+    return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model})"
 
 
 def _print_summary(summary: dict) -> None:
@@ -136,6 +146,8 @@ def _print_summary(summary: dict) -> None:
     console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""))
+    console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
+                                   summary["output_tokens"]), highlight=False)
     if summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
 
@@ -169,7 +181,7 @@ def run(
             context = replace(context, approve_edits=approval_default(workspace_run=workspace is not None,
                                                                       interactive=interactive()))
         model = context.model or "scripted"
-        _preflight_live(model, context)
+        _preflight(model, context, workspace, test_command)
         with open_agent(settings) as agent, claimed(agent, tid):
             fresh_run_dir(agent, tid)
             if scenario is not None:
@@ -219,7 +231,7 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
             context = resumed_context(agent, thread_id, given)
             snapshot = thread_state(agent, thread_id)
             if snapshot is None or snapshot.next:  # None: registered by `run`, killed before its first checkpoint
-                _preflight_live(context.model, context)  # the key probe asks the session's server
+                _preflight(context.model, context)  # the key probe asks the session's server
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
                                         on_approval=ask_on_terminal(err))
             waiting = pending_approval(agent, thread_id)
@@ -307,7 +319,7 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
             err.print(f"[bold]session {name}[/bold] (thread {info['thread_id']})")
 
     try:
-        _preflight_live(model, context)
+        _preflight(model, context)
         # Live demo sessions are charged to the main data directory's ledger, so the total limit
         # covers them too (each demo run has its own fresh data directory otherwise).
         if is_live(model):
@@ -322,14 +334,16 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
         _print_json(evidence)
     else:
         table = Table("session", "thread", "status", "memory hits before first edit", "model requests",
-                      "tool calls", "stored memory", "original tests", title=f"Evidence (model: {evidence['model']})")
+                      "tool calls", "cost USD", "stored memory", "original tests",
+                      title=f"Evidence (model: {evidence['model']})")
         for s in evidence["sessions"]:
             hits = "; ".join(f"{h['score']:.4f} from {h['session_id']}" for h in s["memory_hits_before_first_edit"])
             table.add_row(s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
-                          str(s["tool_calls"]), (s["stored_memory_id"] or "")[:8]
+                          str(s["tool_calls"]), f"{s['cost_usd']:.4f}", (s["stored_memory_id"] or "")[:8]
                           + (" (replayed)" if s.get("replayed_memory_id") else ""),
                           ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"])
         console.print(table)
+        console.print(cost_line(evidence["model"], evidence["cost_usd"]) + f" for all {len(evidence['sessions'])} sessions", highlight=False)
         console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
     ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
@@ -402,7 +416,7 @@ def memory_search(query: str,
                   top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
                   as_json: JsonOpt = False) -> None:
     """Search confirmed fixes by symptom."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.format import format_hits
 
     try:
@@ -418,7 +432,7 @@ def memory_list(limit: int = 50, offset: int = 0,
                 show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
                 as_json: JsonOpt = False) -> None:
     """List stored fixes, newest first (invalidated ones only with --all)."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     try:
         with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
@@ -439,7 +453,7 @@ def memory_invalidate(memory_id: str,
                       reason: Annotated[str, typer.Option("--reason", help="Why the fix is wrong (kept for audit).")] = "",
                       as_json: JsonOpt = False) -> None:
     """Mark a fix wrong: kept for audit (`memory list --all`), never returned to the agent or replayed."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.lifecycle import invalidate
 
     if not reason.strip():
@@ -457,7 +471,7 @@ def memory_invalidate(memory_id: str,
 @memory_app.command("show")
 def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     """Show one record in full."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     try:
         with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
@@ -481,7 +495,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
 @memory_app.command("delete")
 def memory_delete(memory_id: str) -> None:
     """Delete one record (its vector too: it will not come back from search)."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     try:
         with open_memory(_settings(), namespace=_namespace()) as memory:
@@ -496,7 +510,7 @@ def memory_delete(memory_id: str) -> None:
 @memory_app.command("export")
 def memory_export(path: Path) -> None:
     """Write every record to a JSON-lines file."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
 
     count = 0
     if not path.parent.is_dir():
@@ -514,7 +528,7 @@ def memory_export(path: Path) -> None:
 @memory_app.command("import")
 def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.transfer import import_jsonl
 
     if not path.is_file():
@@ -530,7 +544,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
 @memory_app.command("smoke")
 def memory_smoke(as_json: JsonOpt = False) -> None:
     """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.record import utc_now, validate_record
 
     steps: list[dict] = []
@@ -580,7 +594,7 @@ def memory_migrate(
     their confirmations). With both: copy every record with its id and stored vector (not
     re-embedded) between backends, counts checked, then upgrade the destination."""
     from astra_memory.backends import open_memory_store
-    from astra_memory.session import open_memory
+    from astra_memory.memory_only import open_memory
     from astra_memory.stores.backend_copy import MigrationError, migrate
     from astra_memory.stores.embeddings import make_embeddings
     from astra_memory.stores.memory import FixMemory

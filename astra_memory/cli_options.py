@@ -44,6 +44,19 @@ SESSION_OPTIONS: dict[str, Any] = {
     "use_responses_api": Annotated[Optional[bool], typer.Option(
         "--responses-api/--chat-completions", help="Wire API (default chat completions; resume: the session's).",
         rich_help_panel=_LIVE)],
+    "chain_responses": Annotated[Optional[bool], typer.Option(
+        "--chain-responses/--no-chain-responses", help="Responses API: chain a session's turns with "
+        "previous_response_id, sending only the new items each turn (default on; ASTRA_CHAIN_RESPONSES).",
+        rich_help_panel=_LIVE)],
+    "reasoning_effort": Annotated[Optional[str], typer.Option(
+        "--reasoning-effort", help="Reasoning models: none, minimal, low, medium, high, xhigh "
+        "(ASTRA_REASONING_EFFORT; default: the server's).", rich_help_panel=_LIVE)],
+    "verbosity": Annotated[Optional[str], typer.Option(
+        "--verbosity", help="Text verbosity: low, medium, high (ASTRA_VERBOSITY; default: the server's).",
+        rich_help_panel=_LIVE)],
+    "service_tier": Annotated[Optional[str], typer.Option(
+        "--service-tier", help="auto, default, flex, priority (ASTRA_SERVICE_TIER); flex and priority change "
+        "the price (costs/prices.py).", rich_help_panel=_LIVE)],
     "approve_live_cost": Annotated[bool, typer.Option(
         "--approve-live-cost", help="Allow a live model to spend money (or ASTRA_APPROVE_LIVE_COST=1).",
         rich_help_panel=_LIVE)],
@@ -65,7 +78,7 @@ SESSION_OPTIONS: dict[str, Any] = {
 }
 
 
-FALSE_IS_GIVEN = ("use_responses_api", "approve_edits", "replay")  # --chat-completions, --no-approve-edits, --no-replay
+FALSE_IS_GIVEN = ("use_responses_api", "chain_responses", "approve_edits", "replay")  # --chat-completions, --no-chain-responses, --no-approve-edits, --no-replay
 
 
 def session_options(command: Callable[..., Any]) -> Callable[..., Any]:

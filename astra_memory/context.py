@@ -64,6 +64,11 @@ class Context:
     model: str | None = knob(None, env="ASTRA_MODEL", kind=str, option="--model")  # None: the task's model
     base_url: str | None = knob(None, env="OPENAI_BASE_URL", kind=str, option="--base-url")
     use_responses_api: bool = knob(False, option="--responses-api")
+    # -- model settings sent on the wire (astra_memory/models/wire_settings.py checks the values) --
+    chain_responses: bool = knob(True, env="ASTRA_CHAIN_RESPONSES", option="--chain-responses/--no-chain-responses")
+    reasoning_effort: str | None = knob(None, env="ASTRA_REASONING_EFFORT", kind=str, option="--reasoning-effort")
+    verbosity: str | None = knob(None, env="ASTRA_VERBOSITY", kind=str, option="--verbosity")
+    service_tier: str | None = knob(None, env="ASTRA_SERVICE_TIER", kind=str, option="--service-tier")
     max_attempts: int = knob(3, env="ASTRA_MAX_ATTEMPTS", option="--max-attempts")  # test runs after finish()
     max_model_requests: int = knob(30, env="ASTRA_MAX_MODEL_REQUESTS", option="--max-model-requests")
     max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", option="--max-tool-calls")

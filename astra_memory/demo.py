@@ -85,6 +85,7 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
                 "memory_searched_before_any_read_or_edit": first_action_after_memory(read_events(run_dir)),
                 "model_requests": summary["model_requests"],
                 "tool_calls": summary["tool_calls"],
+                "cost_usd": summary["cost_usd"],
                 "stored_memory_id": summary["stored_memory_id"],
                 "replayed_memory_id": summary["replayed_memory_id"],
                 "original_tests_passed": bool(fresh.get("passed")),
@@ -100,6 +101,7 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
         "embeddings": settings.embeddings,
         "data_dir": str(demo_home),
         "wall_time_s": round(time.monotonic() - started, 2),
+        "cost_usd": round(sum(s["cost_usd"] for s in sessions), 6),
     }
     (demo_home / "evidence.json").write_text(json.dumps(evidence, indent=2), encoding="utf-8")
     return evidence

@@ -24,7 +24,8 @@ from astra_memory.crash import crash_point
 from astra_memory.datafiles import explain, file_of, storage_errors
 from astra_memory.errors import AstraError
 from astra_memory.graph import builder
-from astra_memory.models.live import is_live, preflight
+from astra_memory.memory_only import ensure_home, open_memory  # noqa: F401  (library API: session.open_memory)
+from astra_memory.preflight import check_session
 from astra_memory.redact import scrub_data
 from astra_memory.settings import Settings
 from astra_memory.state import Task
@@ -58,18 +59,11 @@ class Agent:
         return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
 
 
-def _home(settings: Settings) -> None:
-    try:
-        settings.ensure_home()
-    except OSError as exc:
-        raise explain(exc, settings.home, action="create") from None
-
-
 @contextmanager
 def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends) and compile the graph."""
     settings = settings or Settings()
-    _home(settings)
+    ensure_home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
@@ -90,24 +84,9 @@ def open_reader(settings: Settings | None = None) -> Iterator[Agent]:
             yield agent
         return
     if not settings.checkpoint_path.is_file():
-        _home(settings)
+        ensure_home(settings)
     with open_backend(settings, None, store=False, read_only=True) as backend:
         yield Agent(builder.compile(checkpointer=backend.checkpointer), None, settings, None, backend.threads)
-
-
-@contextmanager
-def open_memory(settings: Settings | None = None, *, namespace: str | None = None,
-                read_only: bool = False) -> Iterator[FixMemory]:
-    """Only the fix memory (for the `memory` commands), in ``namespace`` (default: ASTRA_NAMESPACE, else
-    shared); ``read_only`` for list/search/show."""
-    settings = settings or Settings()
-    context = Context()
-    where = namespace_for(context.namespace if namespace is None else namespace)  # bad names fail before opening
-    if not (read_only and settings.memory_path.is_file()):
-        _home(settings)
-    embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-    with open_backend(settings, embeddings, checkpointer=False, read_only=read_only) as backend:
-        yield FixMemory(backend.store, min_score=context.min_score, namespace=where)
 
 
 @contextmanager
@@ -197,12 +176,11 @@ def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
 def _guarded(agent: Agent, context: Context, task: Task) -> Context:
     """The cost guard for live models: the agent's ledger in the context (unless the caller brought
     one, as the demo does to count against the main data directory), and the local preflight checks
-    (approval, API key, price, limits) before any node runs."""
+    (workspace, test command; approval, API key, price, limits) before any node runs."""
     if context.ledger is None and agent.ledger is not None:
         context = replace(context, ledger=agent.ledger)
-    name = context.model or task.get("model")
-    if is_live(name):
-        preflight(name, context)
+    check_session(context.model or task.get("model"), context, workspace=task["workspace"],
+                  test_command=task["test_command"])
     return context
 
 

@@ -68,6 +68,9 @@ class Settings:
     # One PostgreSQL database for checkpoints and fix memory (a team's shared backend); unset means
     # the SQLite files under `home`. Read here, connected to only by astra_memory.backends.
     database_url: str | None = field(default_factory=lambda: os.environ.get("ASTRA_DATABASE_URL") or None)
+    # Fix memory on Actian VectorAI DB (host:port of its gRPC API; docker-compose.yml serves it on
+    # localhost:16574). Checkpoints and the cost ledger stay where they are (SQLite, or PostgreSQL).
+    vectorai_url: str | None = field(default_factory=lambda: os.environ.get("ASTRA_VECTORAI_URL") or None)
     # Connections per process in the PostgreSQL pool (each agent needs at most two at once).
     database_pool_size: int = field(default_factory=lambda: _env_int("ASTRA_DATABASE_POOL_SIZE", 4))
 

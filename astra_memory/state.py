@@ -19,7 +19,9 @@ from typing_extensions import NotRequired, TypedDict
 
 from astra_memory.redact import scrub
 
-Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed"]
+# unconfirmed: the tests passed in the workspace but not in the fresh copy (confirm); cannot_run: the test
+# command could not run the tests (observe); needs_model: a model turn with no model to play it.
+Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model"]
 RunPhase = Literal["observe", "replay", "confirm"]
 
 

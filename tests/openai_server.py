@@ -17,6 +17,13 @@ error when a check fails (each failure is also appended to ``violations``):
   and every tool call of that turn is answered;
 * the API key does not occur anywhere in the request body.
 
+Responses API chaining: every response is kept by its id with the conversation it ended (input
+items + output items). A request with ``previous_response_id`` continues that conversation; an id
+the server does not know (never issued, or dropped by ``forget_responses()`` / ``forget_after``, as
+a real server forgets expired ones) is answered 400 ``previous_response_not_found``, like OpenAI.
+Usage is counted over the whole conversation the model reads (a chained request is billed for its
+context too, as on OpenAI), unless a step gives ``usage``.
+
 Script steps are plain dicts, built with the helpers below:
 ``tool_call(name, args)`` (``args`` a dict, or a raw string for malformed JSON), ``text(content)``,
 ``http_error(status, retry_after_ms=...)`` (repeat it with ``times``), optionally with ``usage``
@@ -56,8 +63,12 @@ def script_from_solution(solution: list[dict]) -> list[dict]:
 class OpenAIServer:
     """Start with ``with OpenAIServer(script) as server:``; ``server.base_url`` ends in ``/v1``."""
 
-    def __init__(self, script: list[dict] | None = None, *, api_key: str = DEFAULT_KEY) -> None:
+    def __init__(self, script: list[dict] | None = None, *, api_key: str = DEFAULT_KEY,
+                 forget_after: int | None = None) -> None:
         self.script = list(script or [])
+        self.responses: dict[str, list[dict]] = {}  # response id -> the conversation it ended
+        self.forget_after = forget_after  # drop every stored response after this many model replies
+        self.unknown_previous_ids: list[str] = []
         self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self.violations: list[str] = []
@@ -110,6 +121,10 @@ class OpenAIServer:
     def steps_used(self) -> int:
         return self._position
 
+    def forget_responses(self) -> None:
+        with self._lock:
+            self.responses.clear()
+
     # -- request handling ------------------------------------------------------------------------
 
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
@@ -146,8 +161,18 @@ class OpenAIServer:
             return 404, _error(f"unknown path {method} {path}", "invalid_request_error", "not_found"), {}
         if not isinstance(body, dict):
             return self._reject("request body is not a JSON object")
+        history: list[dict] = []
+        previous = body.get("previous_response_id")
+        if path == "/v1/responses" and previous is not None:
+            if previous not in self.responses:
+                self.unknown_previous_ids.append(previous)
+                return 400, {"error": {"message": f"Previous response with id '{previous}' not found.",
+                                       "type": "invalid_request_error", "param": "previous_response_id",
+                                       "code": "previous_response_not_found"}}, {"x-should-retry": "false"}
+            history = self.responses[previous]
         problems = self._check_common(raw, body)
-        problems += self._check_chat(body) if path == "/v1/chat/completions" else self._check_responses(body)
+        problems += (self._check_chat(body) if path == "/v1/chat/completions"
+                     else self._check_responses({**body, "input": history + list(body.get("input") or [])}))
         if problems:
             return self._reject("; ".join(problems))
         if self._position >= len(self.script):
@@ -159,7 +184,8 @@ class OpenAIServer:
             kind = {429: "rate_limit_exceeded", 401: "invalid_api_key"}.get(step["status"], "server_error")
             return step["status"], _error(step.get("message") or f"scripted HTTP {step['status']}", kind, kind), extra
         omit_usage = step.get("usage") == "omit"  # some compatible servers report no usage
-        in_tokens, out_tokens = (None if omit_usage else step.get("usage")) or (max(1, len(raw) // 5), 20)
+        read = len(raw) + len(json.dumps(history).encode())  # what the model reads: the chained context too
+        in_tokens, out_tokens = (None if omit_usage else step.get("usage")) or (max(1, read // 5), 20)
         call_id = f"call_{next(self._ids):04d}"
         if step["kind"] == "tool_call":
             self.issued_call_ids.append(call_id)
@@ -167,6 +193,10 @@ class OpenAIServer:
             reply = _chat_reply(body, step, call_id, in_tokens, out_tokens)
         else:
             reply = _responses_reply(body, step, call_id, in_tokens, out_tokens)
+            self.responses[reply["id"]] = history + list(body.get("input") or []) + reply["output"]
+            if self.forget_after is not None and self._position >= self.forget_after:
+                self.responses.clear()
+                self.forget_after = None
         if omit_usage:
             reply.pop("usage")
         return 200, reply, {}
@@ -286,7 +316,8 @@ def _responses_reply(body: dict, step: dict, call_id: str, in_tokens: int, out_t
         "model": body.get("model"), "output": output, "error": None, "incomplete_details": None,
         "instructions": None, "metadata": {}, "parallel_tool_calls": False, "temperature": 1.0,
         "tool_choice": "auto", "tools": body.get("tools") or [], "top_p": 1.0,
-        "max_output_tokens": body.get("max_output_tokens"),
+        "max_output_tokens": body.get("max_output_tokens"), "service_tier": body.get("service_tier") or "default",
+        "previous_response_id": body.get("previous_response_id"),
         "usage": {"input_tokens": in_tokens, "input_tokens_details": {"cached_tokens": 0},
                   "output_tokens": out_tokens, "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": in_tokens + out_tokens},

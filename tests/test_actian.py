@@ -43,3 +43,21 @@ def test_fix_memory_on_a_live_vectorai_db():
                                            memory.search_codebase_memory("second origin rejected", min_score=-1)]
         finally:
             store.client.collections.delete(collection)
+
+
+def test_astra_vectorai_url_selects_the_vectorai_memory(monkeypatch, tmp_path):
+    """One setting picks the backend: with ASTRA_VECTORAI_URL set, the memory is opened on VectorAI DB
+    (here nothing listens, so it fails clearly; without the extra it names the extra), never SQLite."""
+    from astra_memory.backends import open_backend
+    from astra_memory.errors import ConfigurationError
+    from astra_memory.settings import Settings
+
+    monkeypatch.setenv("ASTRA_VECTORAI_URL", "127.0.0.1:9")
+    settings = Settings(home=tmp_path / "home")
+    assert settings.vectorai_url == "127.0.0.1:9"
+    with pytest.raises(ConfigurationError) as info:
+        with open_backend(settings, HashEmbeddings(), checkpointer=False):
+            pass
+    assert ("astra-codebase-memory[actian]" in str(info.value)
+            or "cannot reach Actian VectorAI DB at 127.0.0.1:9 (set by ASTRA_VECTORAI_URL)" in str(info.value))
+    assert not (tmp_path / "home" / "memory.sqlite").exists()

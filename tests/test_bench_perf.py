@@ -46,7 +46,8 @@ def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch
     assert {r["checkpointer"] for r in sessions["runs"]} == {"sqlite", "memory"}
     assert all(r["status"] == "fixed" and 0 < r["test_share"] < 1 for r in sessions["runs"])
     cold = report["cold_start"]["commands"]
-    assert cold["memory search"]["ok"] and cold["--help"]["ok"]
+    assert cold["memory search"]["ok"] and cold["--help"]["ok"] and cold["embedding floor"]["ok"]
+    assert all(c["cpu"]["n"] == c["wall"]["n"] for c in cold.values())
     for name in ("perf.json", "perf.md", "perf_latency.png", "perf_sessions_cold.png"):
         assert (out / name).stat().st_size > 1000, name
 

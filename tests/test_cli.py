@@ -12,8 +12,10 @@ from tests.conftest import cli_env, run_cli
 def test_demo_two_sessions_one_memory(isolated_home):
     result = run_cli("demo", "--json", env=cli_env(ASTRA_EMBEDDINGS="minilm"))
     assert result.returncode == 0, result.stderr
+    assert "Loading weights" not in result.stderr  # transformers' own bar stays out of our output
     evidence = json.loads(result.stdout)
     alpha, beta, again = evidence["sessions"]
+    assert evidence["cost_usd"] == alpha["cost_usd"] == beta["cost_usd"] == again["cost_usd"] == 0
     assert evidence["model"] == "scripted"
     assert [alpha["scenario"], beta["scenario"], again["scenario"]] == ["alpha", "beta", "alpha-again"]
     # The third session: alpha's bug in a changed copy, fixed by replaying alpha's fix, no model request.
@@ -40,7 +42,8 @@ def test_memory_smoke_stores_finds_verifies_and_deletes():
 
 
 def test_memory_commands_round_trip(tmp_path):
-    assert run_cli("run", "alpha", "--thread-id", "m-1").returncode == 0
+    first = run_cli("run", "alpha", "--thread-id", "m-1")
+    assert first.returncode == 0 and "cost scripted: $0" in first.stdout  # plain output says what it cost
     listing = json.loads(run_cli("memory", "list", "--json").stdout)
     assert len(listing) == 1
     memory_id = listing[0]["memory_id"]

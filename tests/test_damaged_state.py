@@ -71,8 +71,8 @@ def test_nonexistent_test_command_is_a_clear_failure(tmp_path):
     project = tmp_path / "proj"
     (project / "tests").mkdir(parents=True)
     result = run_cli("run", "--workspace", str(project), "--test-command", "no-such-runner -q")
-    assert result.returncode == 1
-    assert "not found" in result.stdout
+    assert result.returncode == 2  # refused before the session starts (preflight): no thread is left behind
+    assert "'no-such-runner' is not found on the test PATH" in result.stderr
 
 
 def test_scenario_folder_without_tests_is_a_clear_error(tmp_path):
@@ -95,7 +95,7 @@ def test_unbalanced_quote_in_test_command(tmp_path):
     project = tmp_path / "proj"
     (project / "tests").mkdir(parents=True)
     stderr = _no_traceback(run_cli("run", "--workspace", str(project), "--test-command", "python -m pytest 'tests"))
-    assert "cannot be parsed" in stderr and "No closing quotation" in stderr
+    assert "does not parse" in stderr and "No closing quotation" in stderr
 
 
 def test_import_of_a_non_utf8_file(tmp_path):

@@ -111,4 +111,4 @@ def test_an_invalidated_fix_is_not_replayed(agent, settings, tmp_path):
     invalidate(agent.memory, memory_id, "found wrong")
     final = start_session(agent, workspace_task(alpha_copy(tmp_path), TEST_COMMAND, settings, "inv-thread"),
                           context=Context(min_score=-1.0))
-    assert final["status"] == "failed" and final["memory"]["hits"] == [] and final["replay"]["tried"] == []
+    assert final["status"] == "needs_model" and final["memory"]["hits"] == [] and final["replay"]["tried"] == []

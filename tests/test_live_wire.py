@@ -37,7 +37,8 @@ def api_key(monkeypatch):
 def run_alpha(settings, server, thread_id: str, **knobs):
     """One alpha session in-process through session.start_session, fast transport knobs for tests."""
     knobs = {"model": MODEL, "base_url": server.base_url, "approve_live_cost": True, "session_budget_usd": 0.05,
-             "max_retries": 2, "request_timeout_s": 10.0, **knobs}
+             "max_retries": 2, "request_timeout_s": 10.0,
+             "replay": False, **knobs}  # the wire is under test: a fix already in memory must not be replayed
     with open_agent(settings) as agent:
         task = scenario_task(load_scenario("alpha"), settings, thread_id, model=knobs["model"])
         final = start_session(agent, task, context=Context(**knobs))
@@ -105,7 +106,7 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
 
 def test_alpha_is_fixed_over_the_responses_api(settings, api_key):
     with OpenAIServer(ALPHA) as server:
-        final, _, rows = run_alpha(settings, server, "live-responses", use_responses_api=True)
+        final, _, rows = run_alpha(settings, server, "live-responses", use_responses_api=True, chain_responses=False)
     assert final["status"] == "fixed" and final["stored_memory_id"]
     assert server.violations == []
     posts = server.model_requests()

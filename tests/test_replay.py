@@ -118,7 +118,7 @@ def test_a_diff_whose_context_differs_is_refused_and_nothing_is_written(agent, s
     before = tree(project)
     final = start_session(agent, {**workspace_task(project, TEST_COMMAND, settings, "refused-thread"),
                                   "approve_edits": False})
-    assert final["status"] == "failed" and final["budget"].get("model_requests", 0) == 0
+    assert final["status"] == "needs_model" and final["budget"].get("model_requests", 0) == 0
     (attempt,) = final["replay"]["tried"]
     assert attempt["memory_id"] == memory_id and attempt["result"].startswith("does not apply")
     assert "does not apply" in final["reason"] and "--model openai:" in final["reason"]  # how to choose a model
@@ -147,7 +147,7 @@ def test_a_replay_whose_tests_still_fail_is_undone_byte_for_byte(agent, settings
                           context=Context(min_score=-1.0))
     (attempt,) = final["replay"]["tried"]
     assert attempt["memory_id"] == wrong.memory_id and attempt["result"].startswith("tests still fail")
-    assert final["status"] == "failed" and tree(project) == before
+    assert final["status"] == "needs_model" and tree(project) == before
     assert [r["phase"] for r in final["test_runs"]] == ["observe", "replay"]
     assert final.get("stored_memory_id") is None and len(agent.memory.get(wrong.memory_id).confirmations) == 1
 
@@ -194,5 +194,5 @@ def test_a_rejected_replay_writes_nothing_and_names_the_reason(agent, settings, 
                           on_approval=lambda request: {"action": "reject", "reason": "not this one"})
     (attempt,) = final["replay"]["tried"]
     assert attempt == {"memory_id": memory_id, "result": "rejected by the human reviewer: not this one"}
-    assert final["status"] == "failed" and tree(project) == before
+    assert final["status"] == "needs_model" and tree(project) == before
     assert len(agent.memory.get(memory_id).confirmations) == 1

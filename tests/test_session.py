@@ -6,7 +6,7 @@ import pytest
 
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.context import Context
-from astra_memory.errors import ScenarioError
+from astra_memory.errors import ConfigurationError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.scenarios import list_scenarios, load_scenario
 from astra_memory.session import start_session, workspace_task
@@ -52,18 +52,19 @@ def test_a_passing_project_ends_nothing_to_fix(agent, settings, tmp_path):
     assert final["status"] == "nothing_to_fix" and agent.memory.count() == 0
 
 
-def test_a_missing_test_command_ends_failed_with_the_reason(agent, settings, tmp_path):
+def test_a_missing_test_command_is_refused_before_the_session_starts(agent, settings, tmp_path):
     (tmp_path / "proj").mkdir()
     task = workspace_task(tmp_path / "proj", "no-such-test-runner --all", settings, "bad-cmd")
-    final = start_session(agent, task)
-    assert final["status"] == "failed" and "not found" in final["reason"]
+    with pytest.raises(ConfigurationError, match="not found on the test PATH"):
+        start_session(agent, task)
+    assert agent.graph.get_state(agent.config("bad-cmd")).values == {}
 
 
-def test_a_project_without_tests_ends_failed(agent, settings, tmp_path):
+def test_a_project_without_tests_ends_cannot_run(agent, settings, tmp_path):
     (tmp_path / "proj").mkdir()
     task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider", settings, "no-tests")
     final = start_session(agent, task)
-    assert final["status"] == "failed" and "no tests" in final["reason"]
+    assert final["status"] == "cannot_run" and "no tests" in final["reason"] and not final.get("memory")
 
 
 def test_a_scenario_folder_without_tests_is_refused(tmp_path):
@@ -84,6 +85,7 @@ def test_scripted_model_without_a_script_says_what_to_do(agent, settings, tmp_pa
     (tmp_path / "proj" / "tests").mkdir(parents=True)
     (tmp_path / "proj" / "tests" / "test_x.py").write_text("def test_x():\n    assert False\n")
     task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider tests", settings, "no-script")
-    final = start_session(agent, task)  # ends before any model turn, saying what was tried and what to do
-    assert final["status"] == "failed" and "no model is configured" in final["reason"]
+    final = start_session(agent, task)  # ends, named, before any model turn: what was tried and what to do
+    assert final["status"] == "needs_model" and "no model is configured" in final["reason"]
     assert "--model openai:" in final["reason"] and final["replay"]["skipped"]
+    assert final["memory"]["delivered"] and not agent.graph.get_state(agent.config("no-script")).next

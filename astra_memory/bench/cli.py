@@ -16,13 +16,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from astra_memory.bench.extra import require_bench_extra
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
 bench_app = typer.Typer(help="Benchmarks: retrieval quality, the multi-session experiment, performance.",
                         no_args_is_help=True)
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Results folder (default ./results/<bench>/).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the whole result as one JSON object.")]
 
@@ -44,7 +45,8 @@ def _command(bench: str, **params: Any) -> str:
 
 
 def _fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {message}")
+    err.print("[red]error:[/red] ", end="")
+    err.print(message, markup=False, highlight=False)  # messages hold [brackets] (the extra's name): not markup
     raise typer.Exit(code)
 
 
@@ -74,7 +76,9 @@ def retrieval(
 
     sets = _set_names(cases) if cases else default_case_sets()
     try:
-        result = run_retrieval_sets(sets, progress_factory=make_progress)
+        require_bench_extra()
+        # Our progress bar, on a terminal only (quiet in --json and in logs).
+        result = run_retrieval_sets(sets, progress_factory=lambda: make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
         _fail(str(exc))
     written = write_retrieval_sets(result, results_dir("retrieval", out),
@@ -120,8 +124,9 @@ def sessions(
 
     folder = results_dir("sessions", out)
     try:
+        require_bench_extra("matplotlib")
         result = run_sessions(sessions=sessions, scenario=scenario, family=family, model=model or Context().model or "scripted",
-                              data_dir=folder / "data", progress=make_progress())
+                              data_dir=folder / "data", progress=make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
         _fail(str(exc))
     written = write_sessions(result, folder, _command("sessions", sessions=sessions, scenario=scenario, family=family,
@@ -159,7 +164,8 @@ def recurring(
 
     folder = results_dir("recurring", out)
     try:
-        with make_progress() as progress:
+        require_bench_extra()
+        with make_progress(not as_json and err.is_terminal) as progress:
             result = run_recurring(folder / "data", model=model or Context().model or "scripted", embeddings=embeddings,
                                    families=family, progress=progress)
     except AstraError as exc:
@@ -208,9 +214,11 @@ def perf(
     from astra_memory.settings import Settings
 
     try:
+        require_bench_extra("matplotlib")
         result = run_perf(sizes=_sizes(sizes), backends=[b.strip() for b in backends.split(",") if b.strip()],
                           repeats=repeats, session_repeats=session_repeats, cold_repeats=cold_repeats,
-                          scenario=scenario, progress=make_progress(), embeddings_kind=Settings().embeddings)
+                          scenario=scenario, progress=make_progress(not as_json and err.is_terminal),
+                          embeddings_kind=Settings().embeddings)
     except AstraError as exc:
         _fail(str(exc))
     written = write_perf(result, results_dir("perf", out),
@@ -229,10 +237,11 @@ def perf(
     for mode in ("sqlite", "memory"):
         ses.add_row(mode, f"{s[mode]['wall']['p50_ms']:.0f}", f"{s[mode]['wall']['min_ms']:.0f}/{s[mode]['wall']['max_ms']:.0f}",
                     f"{s[mode]['checkpointer_mean_ms']:.1f} ms", f"{s[mode]['test_share_mean']:.0%}")
-    cold = Table("process", "p50 s", "min/max s", "ok", title="Cold start")
+    cold = Table("process", "wall p50 s", "min/max s", "CPU p50 s", "ok", title="Cold start")
     for c in result["cold_start"]["commands"].values():
-        cold.add_row(f"astra-memory {c['argv']}", f"{c['wall']['p50_ms'] / 1000:.2f}",
-                     f"{c['wall']['min_ms'] / 1000:.2f}/{c['wall']['max_ms'] / 1000:.2f}", "yes" if c["ok"] else "NO")
+        cold.add_row(c.get("process") or f"astra-memory {c['argv']}", f"{c['wall']['p50_ms'] / 1000:.2f}",
+                     f"{c['wall']['min_ms'] / 1000:.2f}/{c['wall']['max_ms'] / 1000:.2f}",
+                     f"{c['cpu']['p50_ms'] / 1000:.2f}", "yes" if c["ok"] else "NO")
     _emit(result, written, as_json, [lat, ses, cold])
 
 

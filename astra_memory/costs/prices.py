@@ -40,15 +40,57 @@ PRICES: dict[str, Price] = {
     "o3-mini": Price(1.10, 4.40),
     "o4-mini": Price(1.10, 4.40),
 }
+# Service tiers that change the price (OpenAI pricing page, 2025; the response reports the tier used).
+# flex: "Batch API rates", half the standard price, offered for gpt-5, gpt-5-mini, gpt-5-nano, o3 and
+# o4-mini (platform docs, "Flex processing"); for any other model the standard price is charged (never
+# less than the server may bill). priority: its own list prices per model; a model without a known
+# priority price needs --price-in/--price-out. auto and default are charged at the standard price.
+FLEX_FACTOR = 0.5
+FLEX_MODELS = frozenset({"gpt-5", "gpt-5-mini", "gpt-5-nano", "o3", "o4-mini"})
+PRIORITY_PRICES: dict[str, Price] = {
+    "gpt-5": Price(2.50, 20.00),
+    "gpt-5-mini": Price(0.45, 3.60),
+    "gpt-4.1": Price(3.50, 14.00),
+    "gpt-4.1-mini": Price(0.70, 2.80),
+    "gpt-4.1-nano": Price(0.20, 0.80),
+    "gpt-4o": Price(4.25, 17.00),
+    "gpt-4o-mini": Price(0.25, 1.00),
+    "o3": Price(3.50, 14.00),
+    "o4-mini": Price(2.00, 8.00),
+}
+SERVICE_TIERS = ("auto", "default", "flex", "priority")
 _SNAPSHOT = re.compile(r"^(?P<base>.+)-\d{4}-\d{2}-\d{2}$")  # gpt-4.1-mini-2025-04-14 -> gpt-4.1-mini
 
 
-def price_for(model: str, *, price_in: float | None = None, price_out: float | None = None) -> Price:
-    """The price of ``model`` (without the ``openai:`` prefix).
+def _base(model: str) -> str:
+    match = _SNAPSHOT.match(model)
+    return match["base"] if match and model not in PRICES else model
 
-    Explicit prices win over the table; a model that is not in the table needs both, so that
-    nothing runs at an unknown price.
+
+def tier_price(model: str, standard: Price, service_tier: str | None) -> Price:
+    """The table price of ``model`` in ``service_tier`` (standard unless the tier changes it)."""
+    base = _base(model)
+    if service_tier == "flex" and base in FLEX_MODELS:
+        return Price(standard.input_per_mtok * FLEX_FACTOR, standard.output_per_mtok * FLEX_FACTOR)
+    if service_tier == "priority":
+        known = PRIORITY_PRICES.get(base)
+        if known is None:
+            raise ConfigurationError(
+                f"no priority-tier price is known for model {model!r}: pass --price-in and --price-out (USD per "
+                f"million tokens at priority). Known: {', '.join(sorted(PRIORITY_PRICES))}")
+        return known
+    return standard
+
+
+def price_for(model: str, *, price_in: float | None = None, price_out: float | None = None,
+              service_tier: str | None = None) -> Price:
+    """The price of ``model`` (without the ``openai:`` prefix) in ``service_tier``.
+
+    Explicit prices win over the table (they are the price of the tier the run uses); a model that
+    is not in the table needs both, so that nothing runs at an unknown price.
     """
+    if service_tier is not None and service_tier not in SERVICE_TIERS:
+        raise ConfigurationError(f"--service-tier must be one of {', '.join(SERVICE_TIERS)} (got {service_tier!r})")
     for value, flag in ((price_in, "--price-in"), (price_out, "--price-out")):
         if value is not None and (not math.isfinite(value) or value < 0):
             raise ConfigurationError(f"{flag} must be a finite number >= 0 (USD per million tokens)")
@@ -63,6 +105,7 @@ def price_for(model: str, *, price_in: float | None = None, price_out: float | N
             f"--price-out (USD per million tokens; 0 and 0 for a free local server such as Ollama) or set "
             f"ASTRA_PRICE_IN_PER_MTOK and ASTRA_PRICE_OUT_PER_MTOK. Known models: {', '.join(sorted(PRICES))}"
         )
+    known = tier_price(model, known, service_tier)
     return Price(price_in if price_in is not None else known.input_per_mtok,
                  price_out if price_out is not None else known.output_per_mtok)
 

@@ -15,14 +15,20 @@ def model_name(task: Task, context: Context) -> str:
     return context.model or task.get("model") or "scripted"
 
 
+NO_MODEL = ("no model configured: the scripted model plays only a bundled scenario's script; pass --model "
+            "openai:<name> (or set ASTRA_MODEL) and run the session again")
+
+
+def missing_model(task: Task, context: Context) -> str | None:
+    """Why no model can play the next turn (the scripted model without a script), or ``None``."""
+    return NO_MODEL if model_name(task, context) == "scripted" and not task.get("script") else None
+
+
 def chat_model_for(task: Task, context: Context) -> BaseChatModel:
     """The model that plays the next turn. Live models get the strict tool schemas bound."""
     name = model_name(task, context)
     if name == "scripted":
         if not task.get("script"):
-            raise ConfigurationError(
-                "the scripted model needs a script: run a bundled scenario, or choose a live model "
-                "with --model openai:<name> (ASTRA_MODEL)"
-            )
+            raise ConfigurationError(NO_MODEL)
         return ScriptedChatModel(turns=list(task["script"]))
     return live_chat_model(name, context)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
@@ -23,6 +23,8 @@ from astra_memory.costs.prices import Price, check_limit, input_token_bound, pri
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.models.transcript import Transcript, redact_secrets, wire_messages
+from astra_memory.models.wire_settings import chained, chat_openai_settings, check_wire_settings, \
+    unknown_previous_response
 from astra_memory.settings import KEY_ENV, openai_api_key
 from astra_memory.tools.registry import openai_tool_specs
 
@@ -77,7 +79,9 @@ def preflight(name: str, context: Context) -> Price:
             "--total-budget USD all sessions together"
         )
     openai_api_key()
-    price = price_for(model, price_in=context.price_in_per_mtok, price_out=context.price_out_per_mtok)
+    check_wire_settings(context)
+    price = price_for(model, price_in=context.price_in_per_mtok, price_out=context.price_out_per_mtok,
+                      service_tier=context.service_tier)
     session_limit(context)
     total_limit(context)
     if context.max_output_tokens < 1:
@@ -124,6 +128,7 @@ def live_chat_model(name: str, context: Context) -> Runnable:
         timeout=context.request_timeout_s,
         max_tokens=context.max_output_tokens,  # sent as max_completion_tokens / max_output_tokens
         use_responses_api=bool(context.use_responses_api),  # None would let langchain-openai guess
+        **chat_openai_settings(context),  # chaining, reasoning effort, verbosity, service tier
     )
     return llm.bind_tools(openai_tool_specs(), strict=True, parallel_tool_calls=False)
 
@@ -185,10 +190,18 @@ def live_turn(name: str, context: Context, messages: list[BaseMessage], *, threa
                    output_bound=context.max_output_tokens)
     transcript.request(request_id, model=name, wire="responses" if context.use_responses_api else "chat.completions",
                        messages=messages, max_cost_usd=max_cost, input_token_bound=input_bound,
-                       max_output_tokens=context.max_output_tokens)
+                       max_output_tokens=context.max_output_tokens, chained=chained(context))
     try:
         reply = live_chat_model(name, context).invoke(messages)
     except openai.APIError as exc:
+        if chained(context) and unknown_previous_response(exc):
+            # The server forgot the chain (expired, restarted, another server): not billed; send the
+            # full history once without previous_response_id, which starts a new chain.
+            ledger.settle(request_id, 0, 0, 0.0, outcome="failed", note="previous_response_id unknown to the server")
+            transcript.error(request_id, error="previous_response_id unknown: resent unchained", status_code=400,
+                             kept_usd=0.0)
+            return live_turn(name, replace(context, chain_responses=False), messages, thread_id=thread_id,
+                             run_dir=run_dir)
         # No billable answer, except a timeout: the server may have done the work, so it stays counted.
         kept = max_cost if isinstance(exc, openai.APITimeoutError) else 0.0
         error = _transport_error(exc, context)

@@ -63,11 +63,11 @@ class Transcript:
             handle.write(redact_secrets(line, self.secrets) + "\n")
 
     def request(self, request_id: str, *, model: str, wire: str, messages: list[BaseMessage],
-                max_cost_usd: float, input_token_bound: int, max_output_tokens: int) -> None:
+                max_cost_usd: float, input_token_bound: int, max_output_tokens: int, chained: bool = False) -> None:
         fresh = new_messages(messages)
         self.write("request", request_id=request_id, model=model, wire=wire, messages_total=len(messages),
                    messages=wire_messages(fresh), max_cost_usd=max_cost_usd,
-                   input_token_bound=input_token_bound, max_output_tokens=max_output_tokens)
+                   input_token_bound=input_token_bound, max_output_tokens=max_output_tokens, chained=chained)
 
     def response(self, request_id: str, reply: AIMessage, *, cost_usd: float, usage: dict[str, Any]) -> None:
         metadata = reply.response_metadata or {}

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.costs.ledger import BudgetExceededError
 from astra_memory.events import emit
-from astra_memory.models.factory import chat_model_for, model_name
+from astra_memory.models.factory import chat_model_for, missing_model, model_name
 from astra_memory.models.live import LiveRequestError, is_live, live_turn
 from astra_memory.models.untrusted import bound_reply, preview_calls
 from astra_memory.nodes.common import context_of
@@ -46,6 +46,10 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     if hit is not None:
         emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
         return {**hit.update(), "last_node": "investigate"}
+    if (no_model := missing_model(task, context)) is not None:
+        # A named end, not an exception: the thread finishes (not `interrupted`) and says what to pass.
+        emit(task.get("run_dir"), "needs_model", reason=no_model)
+        return {"status": "needs_model", "reason": no_model, "last_node": "investigate"}
     messages = [SystemMessage(content=system_prompt()), *state["messages"]]
     if not is_live(name):
         reply = bound_reply(chat_model_for(task, context).invoke(messages))

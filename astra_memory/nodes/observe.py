@@ -18,17 +18,20 @@ from astra_memory.snapshot import SNAPSHOT_DIR, take_snapshot
 from astra_memory.state import AgentState, run_record
 from astra_memory.symptoms import parse_failure
 from astra_memory.testrun import MAX_OUTPUT_BYTES, run_tests
+from astra_memory.testrun_env import cannot_run, command_problem, missing_workspace
 from astra_memory.thread_names import check_thread_id
-
-# pytest: 4 = usage error, 5 = no tests collected; 126/127 = the command could not run.
-UNRUNNABLE_EXIT_CODES = {4: "pytest usage error", 5: "no tests were collected",
-                         126: "the test command is not executable", 127: "the test command was not found"}
 
 
 def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
+    """Tests that fail go on to the memory search; tests that cannot run end the session here
+    (status ``cannot_run``): no memory search, no model request, nothing to edit."""
     task = state["task"]
     if task.get("session_id") is not None:  # a Studio input is checked like a CLI one: a name, not a path
         check_thread_id(task["session_id"])
+    gone = missing_workspace(task["workspace"]) or command_problem(task["test_command"], task["workspace"])
+    if gone is not None:  # checked before start too (preflight); Studio and scripts may skip that
+        emit(task.get("run_dir"), "observe", status="cannot_run", cannot_run=gone.kind)
+        return {"status": "cannot_run", "reason": gone.reason(), "last_node": "observe"}
     # A re-run after a crash keeps the first snapshot (the first run may have changed the workspace).
     where = (Path(task["run_dir"]) if task.get("run_dir") else Path(tempfile.mkdtemp(prefix="astra-"))) / SNAPSHOT_DIR
     try:
@@ -48,10 +51,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         update.update(status="failed", reason=f"the test command timed out after {context_of(runtime).test_timeout_s:.0f}s")
     elif run.output_overflow:
         update.update(status="failed", reason=f"the test command was killed: its output passed {MAX_OUTPUT_BYTES} bytes")
-    elif run.exit_code in UNRUNNABLE_EXIT_CODES:
-        update.update(status="failed",
-                      reason=f"{UNRUNNABLE_EXIT_CODES[run.exit_code]} (exit code {run.exit_code}): "
-                             f"{record['output'].strip()[-300:]}")
+    elif (unrunnable := cannot_run(run, task["workspace"])) is not None:
+        update.update(status="cannot_run", reason=unrunnable.reason())
     else:
         update["failure"] = parse_failure(record["output"]).to_dict()
     emit(task.get("run_dir"), "observe", exit_code=run.exit_code, counts=run.counts,

@@ -90,7 +90,7 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
         update.update(test_runs=runs, budget={"test_runs": len(runs)})
     if no_model(state, context):
         tried = "; ".join(f"{a['memory_id']}: {a['result']}" for a in info["tried"]) or info["skipped"] or "nothing"
-        update.update(status="failed", reason=(
+        update.update(status="needs_model", reason=(
             f"no confirmed fix from memory fixed this failure (tried: {tried}), and no model is configured: "
             f"choose one with --model openai:<name> (ASTRA_MODEL), e.g. --model openai:gpt-4.1-mini"))
     return update

