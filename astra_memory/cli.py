@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from astra_memory.bench.cli import bench_app  # light: heavy imports happen when a bench runs
+from astra_memory.cli_common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    JsonOpt,
+    _fail,
+    _given_settings,
+    _print_json,
+    _settings,
+    console,
+    err,
+)
+from astra_memory.cli_memory import memory_app
 from astra_memory.cli_options import session_options
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
@@ -23,29 +33,8 @@ from astra_memory.thread_names import check_thread_id
 
 app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed.", no_args_is_help=True,
                   pretty_exceptions_enable=False)
-memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
-_memory_namespace: dict[str, str] = {}
-
-
-@memory_app.callback()
-def _memory_options(namespace: Annotated[Optional[str], typer.Option(
-        "--namespace", help="The memory namespace these commands use (ASTRA_NAMESPACE; default the shared one).")]
-        = None) -> None:
-    _memory_namespace.clear()
-    if namespace is not None:
-        _memory_namespace["name"] = namespace
-
-
-def _namespace() -> str | None:
-    """The namespace `memory --namespace` gave (None: ASTRA_NAMESPACE, else the shared default)."""
-    return _memory_namespace.get("name")
-from astra_memory.bench.cli import bench_app  # noqa: E402  (light: heavy imports happen when a bench runs)
-
 app.add_typer(bench_app, name="bench")
-
-
-_given_settings: dict[str, Any] = {}
 
 
 @app.callback()
@@ -57,34 +46,10 @@ def _database(database_url: Annotated[Optional[str], typer.Option(
         _given_settings["database_url"] = database_url
 
 
-def _child_env() -> dict[str, str]:
-    """What a subprocess of ours needs to see the same data (``memory smoke``'s read-back)."""
-    url = _given_settings.get("database_url")
-    return {"ASTRA_DATABASE_URL": url} if url else {}
-
-
-def _settings() -> Settings:
-    """Settings from the environment, with what the command line gave (--database-url)."""
-    return Settings(**_given_settings)
-
-
-console = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
 # Ended on something the user must change (the test environment, a model to configure): a usage exit.
 USAGE_STATUSES = ("cannot_run", "needs_model")
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
-def _fail(message: str, code: int = EXIT_USAGE) -> None:
-    err.print("[red]error:[/red] ", end="")
-    err.print(message, markup=False, highlight=False)  # messages may hold [brackets]: not markup
-    raise typer.Exit(code)
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
 
 
 def _progress(quiet: bool):
@@ -300,7 +265,7 @@ def scenarios(as_json: JsonOpt = False) -> None:
 @app.command()
 @session_options
 def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
-    """The two-session experiment: alpha stores a fix, beta finds it before editing anything."""
+    """The memory demo: alpha stores a fix, beta finds it before editing anything, alpha again is replayed."""
     from contextlib import nullcontext
 
     from astra_memory.backends import open_cost_ledger
@@ -404,230 +369,6 @@ def cost(as_json: JsonOpt = False,
 
 
 # -- memory commands ----------------------------------------------------------------------------
-
-def _record_row(record) -> list[str]:
-    return [record.memory_id, record.project, record.error_type, ", ".join(record.file_paths),
-            record.fix_description[:70], record.timestamp.isoformat()[:19]]
-
-
-@memory_app.command("search")
-def memory_search(query: str,
-                  error_type: Annotated[Optional[str], typer.Option(help="Exact error type filter.")] = None,
-                  top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
-                  as_json: JsonOpt = False) -> None:
-    """Search confirmed fixes by symptom."""
-    from astra_memory.memory_only import open_memory
-    from astra_memory.stores.format import format_hits
-
-    try:
-        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
-            hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
-    except AstraError as exc:
-        _fail(str(exc))
-    _print_json([h.to_dict() for h in hits]) if as_json else console.print(format_hits(hits), markup=False)
-
-
-@memory_app.command("list")
-def memory_list(limit: int = 50, offset: int = 0,
-                show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
-                as_json: JsonOpt = False) -> None:
-    """List stored fixes, newest first (invalidated ones only with --all)."""
-    from astra_memory.memory_only import open_memory
-
-    try:
-        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
-            records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
-    except AstraError as exc:
-        _fail(str(exc))
-    if as_json:
-        return _print_json([r.model_dump(mode="json") for r in records])
-    table = Table("memory id", "project", "error type", "files", "fix", "confirmed", "times", "status")
-    for r in records:
-        status = r.status if r.status == "active" else f"{r.status}: {r.status_reason}"
-        table.add_row(*_record_row(r), str(r.times_confirmed), status)
-    console.print(table if records else "memory is empty")
-
-
-@memory_app.command("invalidate")
-def memory_invalidate(memory_id: str,
-                      reason: Annotated[str, typer.Option("--reason", help="Why the fix is wrong (kept for audit).")] = "",
-                      as_json: JsonOpt = False) -> None:
-    """Mark a fix wrong: kept for audit (`memory list --all`), never returned to the agent or replayed."""
-    from astra_memory.memory_only import open_memory
-    from astra_memory.stores.lifecycle import invalidate
-
-    if not reason.strip():
-        _fail("--reason is required: say why the fix is wrong (it is kept with the record)")
-    try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
-            record = invalidate(memory, memory_id, reason)
-    except AstraError as exc:
-        _fail(str(exc))
-    if record is None:
-        _fail(f"no record {memory_id!r}", EXIT_FAILED)
-    _print_json(record.model_dump(mode="json")) if as_json else console.print(f"invalidated {memory_id}: {reason.strip()}")
-
-
-@memory_app.command("show")
-def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
-    """Show one record in full."""
-    from astra_memory.memory_only import open_memory
-
-    try:
-        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
-            record = memory.get(memory_id)
-    except AstraError as exc:
-        _fail(str(exc))
-    if record is None:
-        _fail(f"no record {memory_id!r}", EXIT_FAILED)
-    if as_json:
-        return _print_json(record.model_dump(mode="json"))
-    for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():
-        console.print(f"[bold]{key}[/bold]: {value}", highlight=False)
-    table = Table("confirmed at", "kind", "session / thread", "model", "outcome",
-                  title=f"confirmations ({record.times_confirmed})")
-    for c in record.confirmations:
-        table.add_row(c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
-                      else f"{c.session_id} / {c.thread_id}", c.model, c.outcome)
-    console.print(table)
-
-
-@memory_app.command("delete")
-def memory_delete(memory_id: str) -> None:
-    """Delete one record (its vector too: it will not come back from search)."""
-    from astra_memory.memory_only import open_memory
-
-    try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
-            deleted = memory.delete(memory_id)
-    except AstraError as exc:
-        _fail(str(exc))
-    if not deleted:
-        _fail(f"no record {memory_id!r}", EXIT_FAILED)
-    console.print(f"deleted {memory_id}")
-
-
-@memory_app.command("export")
-def memory_export(path: Path) -> None:
-    """Write every record to a JSON-lines file."""
-    from astra_memory.memory_only import open_memory
-
-    count = 0
-    if not path.parent.is_dir():
-        _fail(f"cannot export to {path}: the folder {path.parent} does not exist (create it first)")
-    try:
-        with open_memory(_settings(), namespace=_namespace()) as memory, open(path, "w", encoding="utf-8") as out:
-            for record in memory.iter_records():
-                out.write(record.model_dump_json() + "\n")
-                count += 1
-    except AstraError as exc:
-        _fail(str(exc))
-    console.print(f"exported {count} record(s) to {path}")
-
-
-@memory_app.command("import")
-def memory_import(path: Path, as_json: JsonOpt = False) -> None:
-    """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
-    from astra_memory.memory_only import open_memory
-    from astra_memory.stores.transfer import import_jsonl
-
-    if not path.is_file():
-        _fail(f"{path} is not a file")
-    try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
-            count = import_jsonl(memory, path)
-    except AstraError as exc:
-        _fail(str(exc))
-    _print_json({"imported": count}) if as_json else console.print(f"imported {count} record(s) from {path}")
-
-
-@memory_app.command("smoke")
-def memory_smoke(as_json: JsonOpt = False) -> None:
-    """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
-    from astra_memory.memory_only import open_memory
-    from astra_memory.stores.record import utc_now, validate_record
-
-    steps: list[dict] = []
-    token = uuid.uuid4().hex[:8]
-    symptom = f"SmokeCheckError: provisional record {token} for the store/verify/delete check"
-    now = utc_now()
-    record = validate_record({
-        "memory_id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"astra-smoke-{token}")), "symptom": symptom,
-        "error_type": "SmokeCheckError", "file_paths": ["smoke/check.py"],
-        "fix_description": f"Provisional smoke-test record {token}; deleted by the same check.",
-        "outcome": "smoke check (not a confirmed fix)", "timestamp": now, "updated_at": now,
-        "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
-    })
-    try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
-            memory.put_record(record)
-            steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
-            hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
-            steps.append({"step": "search", "ok": any(h.record.memory_id == record.memory_id for h in hits)})
-            child = subprocess.run([sys.executable, "-m", "astra_memory", "memory", "show", record.memory_id, "--json"],
-                                   capture_output=True, text=True, env={**os.environ, **_child_env()}, timeout=300)
-            persisted = child.returncode == 0 and json.loads(child.stdout or "{}").get("memory_id") == record.memory_id
-            steps.append({"step": "read back in a separate process", "ok": persisted})
-            steps.append({"step": "delete", "ok": memory.delete(record.memory_id)})
-            hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
-            gone = memory.get(record.memory_id) is None and all(h.record.memory_id != record.memory_id for h in hits)
-            steps.append({"step": "gone from get and search", "ok": gone})
-    except AstraError as exc:
-        _fail(str(exc), EXIT_FAILED)
-    ok = all(s["ok"] for s in steps)
-    if as_json:
-        _print_json({"ok": ok, "memory_id": record.memory_id, "steps": steps})
-    else:
-        for s in steps:
-            console.print(("[green]ok[/green]  " if s["ok"] else "[red]FAIL[/red] ") + s["step"])
-        console.print("smoke check passed" if ok else "smoke check FAILED")
-    raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
-
-
-@memory_app.command("migrate")
-def memory_migrate(
-    source: Annotated[Optional[str], typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")] = None,
-    destination: Annotated[Optional[str], typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")] = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Without --from/--to: upgrade this memory in place (one record per fix, duplicates merged with
-    their confirmations). With both: copy every record with its id and stored vector (not
-    re-embedded) between backends, counts checked, then upgrade the destination."""
-    from astra_memory.backends import open_memory_store
-    from astra_memory.memory_only import open_memory
-    from astra_memory.stores.backend_copy import MigrationError, migrate
-    from astra_memory.stores.embeddings import make_embeddings
-    from astra_memory.stores.memory import FixMemory
-    from astra_memory.stores.namespaces import namespace_for
-    from astra_memory.stores.upgrade import upgrade_memory
-
-    settings = _settings()
-    if (source is None) != (destination is None):
-        _fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
-    report = None
-    try:
-        if source is None:
-            with open_memory(settings) as memory:
-                upgrade = upgrade_memory(memory)
-        else:
-            embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-            where = namespace_for(Context().namespace if _namespace() is None else _namespace())
-            report = migrate(source, destination, embeddings, namespace=where)
-            with open_memory_store(destination, embeddings, setting="--to") as opened:
-                upgrade = upgrade_memory(FixMemory(opened.store, namespace=where))
-    except MigrationError as exc:
-        _fail(str(exc), EXIT_FAILED)
-    except AstraError as exc:
-        _fail(str(exc))
-    if as_json:
-        return _print_json({**(report.to_dict() if report else {}), "upgrade": upgrade.to_dict()})
-    if report is not None:
-        console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
-                      f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
-                      f"destination {report.destination_before} -> {report.destination_after} record(s)")
-    console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
-                  f"{upgrade.merged} duplicate(s) merged into their fix's confirmations")
-
 
 def main() -> None:
     """The command, with the last resort for data errors no command expected (a disk that filled up

@@ -52,7 +52,7 @@ def first_action_after_memory(events: list[dict[str, Any]]) -> bool:
 
 def run_demo(settings: Settings, *, model: str = "scripted", context: Context | None = None,
              on_session: OnUpdate | None = None, on_update: OnUpdate | None = None) -> dict[str, Any]:
-    """Run the two-session experiment in a fresh data directory under ``settings.home``."""
+    """Run the demo (alpha, beta, alpha again) in a fresh data directory under ``settings.home``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     demo_home = settings.home / "demo" / f"{stamp}-{new_thread_id('run')[4:]}"
     demo_settings = Settings(home=demo_home, embeddings=settings.embeddings,
