@@ -57,7 +57,11 @@ def _progress(quiet: bool):
         if quiet:
             return
         detail = ""
-        if node == "observe" and update.get("test_runs"):
+        if node == "prepare" and update.get("task"):
+            task = update["task"]
+            detail = (f"scenario {task['scenario']}" if task.get("scenario") else task.get("workspace", "")) + (
+                "; edits wait for your approval" if task.get("approve_edits") else "")
+        elif node == "observe" and update.get("test_runs"):
             detail = update["test_runs"][-1].get("outcome", "")
         elif node == "memory_search" and update.get("memory"):
             hits = update["memory"]["hits"]
@@ -75,6 +79,10 @@ def _progress(quiet: bool):
             detail = update["edits"][-1]["path"]
         elif node == "test" and update.get("test_runs"):
             detail = update["test_runs"][-1].get("outcome", "")
+        elif node == "confirm" and update.get("confirm"):
+            result = update["confirm"]
+            detail = (f"fresh copy: {result['outcome']}" if result.get("passed")
+                      else f"fresh copy failed: {result.get('reason') or result.get('outcome')}")
         elif node in ("store", "report"):
             detail = update.get("stored_memory_id") or update.get("status") or ""
         err.print(f"  [dim]·[/dim] {node:<13} {detail}")
