@@ -228,7 +228,7 @@ def memory_migrate(
     re-embedded) between backends, counts checked, then upgrade the destination."""
     from astra_memory.backends import open_memory_store
     from astra_memory.memory_only import open_memory
-    from astra_memory.stores.backend_copy import MigrationError, migrate
+    from astra_memory.backend_copy import MigrationError, migrate
     from astra_memory.stores.embeddings import make_embeddings
     from astra_memory.stores.memory import FixMemory
     from astra_memory.stores.namespaces import namespace_for

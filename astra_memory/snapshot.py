@@ -8,7 +8,7 @@ whatever a test run or a model left in the workspace besides its recorded edits 
 
 Not copied: version control and caches (``.git``, ``__pycache__``, ...). Environments the tests
 may need but that are too big to copy (``.venv``, ``node_modules``, ...) are linked from the
-workspace, not copied; the agent may not edit them (rules/protected.py).
+workspace, not copied; the agent may not edit them (protected.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 
 from astra_memory.errors import WorkspaceError
-from astra_memory.rules.protected import ENVIRONMENT_DIRS as LINKED_ENVIRONMENTS
+from astra_memory.protected import ENVIRONMENT_DIRS as LINKED_ENVIRONMENTS
 
 NOT_COPIED = frozenset({".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".astra"})
 SNAPSHOT_DIR = "pristine"

@@ -3,7 +3,7 @@
 Every path the model gives is relative to the workspace root. Anything that leaves it is refused:
 ``..``, absolute paths, any symlink on the way (confined.py never follows one), ``.git`` in any
 case, paths over 500 characters. The project's acceptance tests and the machinery that runs them
-are read-only (rules/protected.py): a fix that edits the tests, or what decides whether they
+are read-only (protected.py): a fix that edits the tests, or what decides whether they
 pass, is not a fix. Searches use RE2 (linear time) with bounds on file size, bytes, matches
 and time, so no pattern can hang a session.
 """
@@ -35,7 +35,7 @@ from astra_memory.confined import (
     write_own_file,
 )
 from astra_memory.errors import WorkspaceError
-from astra_memory.rules.protected import ProtectedPaths
+from astra_memory.protected import ProtectedPaths
 
 MAX_READ_CHARS = 100_000
 MAX_WRITE_BYTES = 1_000_000

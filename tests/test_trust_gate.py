@@ -17,7 +17,7 @@ from astra_memory.context import Context
 from astra_memory.errors import ConfirmedFixGateError
 from astra_memory.events import read_events
 from astra_memory.nodes.store import store
-from astra_memory.rules.protected import ProtectedPaths, command_files
+from astra_memory.protected import ProtectedPaths, command_files
 from astra_memory.session import start_session
 from astra_memory.workspace import Workspace
 from tests.helpers import ALPHA_FIX, FINISH, call, file_text, task_with_script

@@ -8,10 +8,10 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
+from astra_memory.protected import protected_paths
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import last_ai_message
 from astra_memory.rules.limits import LimitHit, check_limits
-from astra_memory.rules.protected import protected_paths
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.namespaces import namespace_for
