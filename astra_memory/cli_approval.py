@@ -15,6 +15,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from astra_memory.nodes.approve import REPLAY_REQUEST
 from astra_memory.session import StopAsking
 
 
@@ -39,19 +40,21 @@ def ask_on_terminal(err: Console):
         return line.strip()
 
     def on_approval(request: dict[str, Any]) -> Any:
+        replay = request.get("kind") == REPLAY_REQUEST  # a stored diff: applied as it is, or not at all
         what = (f"replay the confirmed fix {request['memory_id']} from memory on {request['path']}"
-                if request.get("kind") == "approve_replay" else f"edit {request['path']}")
+                if replay else f"edit {request['path']}")
         err.print(f"\n[bold]approval needed[/bold]: the agent wants to {what}", highlight=False)
         if request.get("error"):
             err.print(f"[red]{request['error']}[/red]", highlight=False)
         err.print(request.get("diff") or "", markup=False, highlight=False)
         while True:
-            choice = read_line("apply this edit? [a]pprove / [r]eject / [e]dit new_text: ").lower()
+            choice = read_line("apply this replay? [a]pprove / [r]eject: " if replay
+                               else "apply this edit? [a]pprove / [r]eject / [e]dit new_text: ").lower()
             if choice in ("a", "approve", "y", "yes"):
                 return "approve"
             if choice in ("r", "reject", "n", "no"):
                 return {"action": "reject", "reason": read_line("reason (shown to the model): ")}
-            if choice in ("e", "edit"):
+            if choice in ("e", "edit") and not replay:
                 edited = click.edit(request["new_text"]) if sys.stdin.isatty() else None
                 if edited is None:
                     err.print("no editor or no change; the proposal is unchanged")

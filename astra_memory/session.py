@@ -25,6 +25,7 @@ from astra_memory.datafiles import explain, file_of, storage_errors
 from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.memory_only import ensure_home, open_memory  # noqa: F401  (library API: session.open_memory)
+from astra_memory.nodes.approve import REQUEST_KINDS
 from astra_memory.preflight import check_session
 from astra_memory.redact import scrub_data
 from astra_memory.settings import Settings
@@ -116,12 +117,17 @@ def thread_known(agent: Agent, thread_id: str) -> bool:
     return agent.threads is not None and agent.threads.registered(thread_id) is not None
 
 
+def refuse_known(agent: Agent, thread_id: str) -> None:
+    """A new session needs a new thread id: an existing one can only be resumed."""
+    if thread_known(agent, thread_id):
+        raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+
+
 def fresh_run_dir(agent: Agent, thread_id: str) -> None:
     """Before a new thread copies its workspace: refuse an id in use, and clear a copy a process
     killed while copying left behind (no checkpoint and no registration refer to it; the caller
     holds the thread's lease, so nobody else is writing it)."""
-    if thread_known(agent, thread_id):
-        raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+    refuse_known(agent, thread_id)
     leftover = agent.settings.run_dir(thread_id) / "workspace"
     if leftover.is_dir() and not leftover.is_symlink():
         shutil.rmtree(leftover)
@@ -141,7 +147,7 @@ def pending_approval(agent: Agent, thread_id: str) -> dict[str, Any] | None:
     """The approval request a thread is waiting on (nodes/approve.py, nodes/replay.py), or None."""
     snapshot = agent.graph.get_state(agent.config(thread_id))
     for interrupt in getattr(snapshot, "interrupts", ()) or ():
-        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") in ("approve_edit", "approve_replay"):
+        if isinstance(interrupt.value, dict) and interrupt.value.get("kind") in REQUEST_KINDS:
             return interrupt.value
     return None
 
@@ -193,8 +199,7 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     """
     thread_id = check_thread_id(task["session_id"])
     with claimed(agent, thread_id):
-        if thread_known(agent, thread_id):
-            raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+        refuse_known(agent, thread_id)
         context = _guarded(agent, context or Context(model=task.get("model")), task)
         task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
                 **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed

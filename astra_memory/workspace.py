@@ -49,6 +49,12 @@ SEARCHED_SUFFIXES = (".py", ".toml", ".cfg", ".ini", ".txt", ".md", ".json", ".y
 SKIPPED_DIRS = {"__pycache__", ".pytest_cache", ".venv", "node_modules", ".astra"}
 
 
+def unified_diff(rel: str, before: str, after: str) -> str:
+    """The unified diff of one workspace file (a/rel -> b/rel), as edits record it and memory stores it."""
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                        fromfile=f"a/{rel}", tofile=f"b/{rel}"))
+
+
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -298,12 +304,4 @@ class Workspace:
         updated = current.replace(old_text, new_text, 1)
         if len(updated.encode("utf-8")) > MAX_WRITE_BYTES:
             raise WorkspaceError(f"the edited {rel} would exceed {MAX_WRITE_BYTES} bytes; refusing the write")
-        diff = "".join(
-            difflib.unified_diff(
-                current.splitlines(keepends=True),
-                updated.splitlines(keepends=True),
-                fromfile=f"a/{rel}",
-                tofile=f"b/{rel}",
-            )
-        )
-        return EditRecord(rel, sha256_text(current), sha256_text(updated), diff), updated
+        return EditRecord(rel, sha256_text(current), sha256_text(updated), unified_diff(rel, current, updated)), updated

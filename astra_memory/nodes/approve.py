@@ -25,13 +25,21 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from astra_memory.context import Context
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
-from astra_memory.nodes.common import context_of, current_calls, refuse_rest, reply, workspace_of
+from astra_memory.nodes.common import (
+    context_of,
+    current_calls,
+    refuse_rest,
+    reply,
+    workspace_of,
+)
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, ApprovalInfo
 from astra_memory.tools.registry import ToolCallError, validate_call
 
 ANSWERS = ('"approve", {"action": "reject", "reason": "..."} or {"action": "edit", "new_text": "..."}')
+EDIT_REQUEST, REPLAY_REQUEST = "approve_edit", "approve_replay"  # the kinds of request a human answers
+REQUEST_KINDS = (EDIT_REQUEST, REPLAY_REQUEST)
 
 
 class ApprovalAnswer(BaseModel):
@@ -61,9 +69,24 @@ def parse_answer(raw: Any) -> ApprovalAnswer:
         raise ValueError(f"not an answer ({problems}): resume with {ANSWERS}") from None
 
 
+def ask(request: dict, *, edit_allowed: bool = True) -> ApprovalAnswer:
+    """Pause the run with ``request`` (``interrupt()``) and return the human's valid answer; a
+    malformed one (or "edit" where it is not offered) is asked again with what was wrong. Nothing
+    before the pause may write: on resume the node runs again up to here and gets the answer."""
+    raw = interrupt(request)
+    while True:
+        try:
+            answer = parse_answer(raw)
+            if answer.action == "edit" and not edit_allowed:
+                raise ValueError('this change is applied as it is or not at all: answer "approve" or reject')
+            return answer
+        except ValueError as exc:
+            raw = interrupt({**request, "error": str(exc)})
+
+
 def approval_request(call: dict, args: Any, diff: str) -> dict:
     """What the human is shown (the interrupt's value)."""
-    return {"kind": "approve_edit", "tool_call_id": call["id"], "path": args.path, "old_text": args.old_text,
+    return {"kind": EDIT_REQUEST, "tool_call_id": call["id"], "path": args.path, "old_text": args.old_text,
             "new_text": args.new_text, "diff": diff,
             "question": f"Apply this edit to {args.path}? Resume with {ANSWERS}."}
 
@@ -80,14 +103,7 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
         diff = workspace_of(state).preview_edit(args.path, args.old_text, args.new_text)
     except (ToolCallError, WorkspaceError):
         return {"last_node": "approve"}  # edit refuses it and tells the model why
-    request = approval_request(call, args, diff)
-    raw = interrupt(request)
-    while True:  # a malformed answer is asked again, with what was wrong (replayed the same on resume)
-        try:
-            answer = parse_answer(raw)
-            break
-        except ValueError as exc:
-            raw = interrupt({**request, "error": str(exc)})
+    answer = ask(approval_request(call, args, diff))
     info = ApprovalInfo(tool_call_id=call["id"], path=args.path, decision=answer.action, reason=answer.reason)
     emit(state["task"].get("run_dir"), "approval", path=args.path, decision=answer.action, reason=answer.reason)
     update: dict = {"last_node": "approve", "approvals": [info]}

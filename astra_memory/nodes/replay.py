@@ -11,13 +11,11 @@ replayed, the session ends here with what was tried and how to choose a model.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
 
 from astra_memory import replaying
 from astra_memory.context import Context, setting_name
@@ -25,12 +23,20 @@ from astra_memory.crash import crash_point
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.models.factory import model_name
-from astra_memory.nodes.approve import parse_answer
+from astra_memory.nodes.approve import REPLAY_REQUEST, ask
 from astra_memory.nodes.common import context_of, fix_memory, workspace_of
 from astra_memory.rules.gates import require_memory
-from astra_memory.state import AgentState, FixInfo, ReplayAttempt, ReplayInfo, edit_info, run_record
+from astra_memory.state import (
+    AgentState,
+    FixInfo,
+    ReplayAttempt,
+    ReplayInfo,
+    edit_info,
+    run_record,
+)
 from astra_memory.stores.record import FixRecord
 from astra_memory.testrun import run_tests
+from astra_memory.workspace import unified_diff
 
 
 def candidates(state: AgentState, runtime: Runtime[Context]) -> list[FixRecord]:
@@ -106,21 +112,13 @@ class Attempt:
 
 def approved(record: FixRecord, patches: list[replaying.FilePatch]) -> tuple[bool, str]:
     """Ask the human (interrupt) whether to replay ``record``'s diff here: (yes?, reason if not)."""
-    diff = "".join("".join(difflib.unified_diff(p.before.splitlines(keepends=True), p.after.splitlines(keepends=True),
-                                                fromfile=f"a/{p.path}", tofile=f"b/{p.path}")) for p in patches)
-    request = {"kind": "approve_replay", "memory_id": record.memory_id, "path": ", ".join(p.path for p in patches),
+    diff = "".join(unified_diff(p.path, p.before, p.after) for p in patches)
+    request = {"kind": REPLAY_REQUEST, "memory_id": record.memory_id, "path": ", ".join(p.path for p in patches),
                "old_text": "", "new_text": "", "diff": diff,
                "question": f"Replay the confirmed fix {record.memory_id} from memory (0 model requests)? "
                            f'Resume with "approve" or {{"action": "reject", "reason": "..."}}.'}
-    raw = interrupt(request)
-    while True:  # a malformed answer (or "edit": a stored diff is replayed as it is) is asked again
-        try:
-            answer = parse_answer(raw)
-            if answer.action == "edit":
-                raise ValueError('a replayed fix is applied as stored or not at all: answer "approve" or reject')
-            return answer.action == "approve", answer.reason.strip() or "no reason given"
-        except ValueError as exc:
-            raw = interrupt({**request, "error": str(exc)})
+    answer = ask(request, edit_allowed=False)  # a stored diff is replayed as it is, or not at all
+    return answer.action == "approve", answer.reason.strip() or "no reason given"
 
 
 def _try(state: AgentState, context: Context, workspace, journal_dir: Path | None, record: FixRecord,

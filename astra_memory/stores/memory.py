@@ -74,11 +74,13 @@ class FixMemory:
             order = hybrid_order(query, [str(item.value.get(EMBEDDED_FIELD, "")) for item in items])
             items = [items[i] for i in order]
         # An invalidated fix is never returned; a superseded one ranks below every active fix (stable).
-        hits = [MemoryHit(record, float(item.score) if item.score is not None else 0.0) for item in items
-                if (record := FixRecord.from_store_value(item.value)).status != "invalidated"]
-        hits.sort(key=lambda hit: hit.record.status == "superseded")
+        # Read from the stored value: only the delivered few are validated into records.
+        items = [item for item in items if item.value.get("status") != "invalidated"]
+        items.sort(key=lambda item: item.value.get("status") == "superseded")
+        scores = [float(item.score) if item.score is not None else 0.0 for item in items]
         # The cosine score is what the minimum score is calibrated on (stores/hybrid.py: deliverable).
-        return [hits[i] for i in deliverable([hit.score for hit in hits], threshold, top_k)]
+        return [MemoryHit(FixRecord.from_store_value(items[i].value), scores[i])
+                for i in deliverable(scores, threshold, top_k)]
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
