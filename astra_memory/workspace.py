@@ -15,7 +15,6 @@ import hashlib
 import itertools
 import json
 import os
-import stat
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -24,7 +23,6 @@ from pathlib import Path
 import re2
 
 from astra_memory.confined import (
-    SYMLINK_REFUSAL,
     check_inside,
     is_git_name,
     open_dir,
@@ -111,26 +109,10 @@ class Workspace:
             raise WorkspaceError(f"{path!r} is the workspace folder, not a file; use list_files")
         return parts
 
-    def resolve(self, path: str, *, for_write: bool = False) -> Path:
-        """The absolute path of an existing workspace path reached without following a symlink."""
-        parts = self.parts(path, for_write=for_write)
-        with open_dir(self.root, parts[:-1]) as dir_fd:
-            if parts:
-                try:
-                    mode = os.lstat(parts[-1], dir_fd=dir_fd).st_mode
-                except OSError:
-                    raise WorkspaceError(f"{path!r} does not exist in the workspace") from None
-                if stat.S_ISLNK(mode):
-                    raise WorkspaceError(f"{path!r} is a symlink; {SYMLINK_REFUSAL}")
-        return self.root.joinpath(*parts)
-
     def refuse_protected(self, rel: str) -> None:
         why = self.protected.why(rel)
         if why:
             raise WorkspaceError(f"{why}; it is read-only to the agent: fix the source, not the tests")
-
-    def is_protected(self, rel: str) -> bool:
-        return self.protected.why(rel) is not None
 
     # -- read-only tools --------------------------------------------------------------------
     def _walk(self, parts: tuple[str, ...]) -> Iterator[tuple[str, int, str]]:
