@@ -47,6 +47,8 @@ def _record_row(record) -> list[str]:
 def memory_search(query: str,
                   error_type: Annotated[Optional[str], typer.Option(help="Exact error type filter.")] = None,
                   top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
+                  project: Annotated[Optional[str], typer.Option(
+                      help="Search for this project: its fixes confirmed again or replayed rank first.")] = None,
                   as_json: JsonOpt = False) -> None:
     """Search confirmed fixes by symptom."""
     from astra_memory.memory_only import open_memory
@@ -54,7 +56,7 @@ def memory_search(query: str,
 
     try:
         with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
-            hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k)
+            hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project=project)
     except AstraError as exc:
         _fail(str(exc))
     _print_json([h.to_dict() for h in hits]) if as_json else console.print(format_hits(hits), markup=False)

@@ -167,3 +167,37 @@ def test_import_merges_confirmations_of_a_fix_memory_already_has(memory, tmp_pat
     confirm(memory, "s2")
     assert import_jsonl(memory, exported) == 1
     assert [c.session_id for c in memory.get(record.memory_id).confirmations] == ["s1", "s2"]
+
+
+def test_import_while_sessions_confirm_loses_no_confirmation(memory, tmp_path):
+    """`memory import` merges under the records' locks: confirmations stored meanwhile survive."""
+    from astra_memory.stores.transfer import import_jsonl
+
+    record = confirm(memory, "s0")
+    exported = tmp_path / "out.jsonl"
+    exported.write_text(record.model_copy(update={"confirmations": [record.confirmations[0].model_copy(
+        update={"session_id": "imported", "thread_id": "imported"})]}).model_dump_json() + "\n")
+    errors = []
+
+    def confirmer():
+        try:
+            for i in range(8):
+                confirm(memory, f"live-{i}")
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def importer():
+        try:
+            for _ in range(8):
+                import_jsonl(memory, exported)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=confirmer), threading.Thread(target=importer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    sessions = {c.session_id for c in memory.get(record.memory_id).confirmations}
+    assert sessions == {"s0", "imported", *(f"live-{i}" for i in range(8))}

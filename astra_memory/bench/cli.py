@@ -183,6 +183,31 @@ def recurring(
     _emit(result, written, as_json, table)
 
 
+@bench_app.command()
+def evidence(
+    cases: Annotated[Optional[list[Path]], typer.Option("--cases", help="Case files (repeatable; default: dev, dev-extra, blind).")] = None,
+    seeds: Annotated[int, typer.Option(min=1, max=20, help="Seeds per history.")] = 3,
+    out: OutOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Outcome-aware ranking with and without: evidence off / this project's records / every record."""
+    from astra_memory.bench.cases import default_case_sets
+    from astra_memory.bench.common import make_progress, results_dir
+    from astra_memory.bench.evidence import HEADER, evidence_rows, run_evidence, write_evidence
+
+    sets = _set_names(cases) if cases else default_case_sets()
+    try:
+        result = run_evidence(sets, seeds=tuple(range(seeds)), progress=make_progress(not as_json and err.is_terminal))
+    except AstraError as exc:
+        _fail(str(exc))
+    written = write_evidence(result, results_dir("evidence", out),
+                             _command("evidence", cases=" ".join(map(str, cases or [])) or None, seeds=seeds))
+    table = Table(*HEADER, title=f"Outcome-aware ranking, {seeds} seed(s) per history")
+    for row in evidence_rows(result):
+        table.add_row(*row)
+    _emit(result, written, as_json, table)
+
+
 def _sizes(raw: str) -> list[int]:
     try:
         sizes = [int(x.replace("_", "").replace("k", "000")) for x in raw.split(",") if x.strip()]

@@ -20,7 +20,8 @@ from astra_memory.symptoms import Failure, symptom_query
 def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     task, failure = state["task"], Failure(**state["failure"])
     query = symptom_query(failure)
-    hits = fix_memory(runtime).search_codebase_memory(query, top_k=context_of(runtime).memory_top_k)
+    hits = fix_memory(runtime).search_codebase_memory(query, top_k=context_of(runtime).memory_top_k,
+                                                      project=task.get("project") or None)
     text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
     memory = memory_result(query, hits, text)  # delivered, even when empty
     brief = scrub(

@@ -26,8 +26,8 @@ def format_hits(hits: list[MemoryHit], *, notes: dict[str, str] | None = None) -
             f"  error_type: {json.dumps(r.error_type)}",
             f"  files: {json.dumps(r.file_paths)}",
             f"  outcome: {json.dumps(r.outcome)}",
-            f"  confirmed: {r.timestamp.isoformat()}"
-            + (f" (and {r.times_confirmed - 1} more time(s), {r.replays} by replay)" if r.times_confirmed > 1 else ""),
+            f"  confirmed: {r.timestamp.isoformat()} (first); evidence: confirmed {r.times_confirmed} time(s),"
+            f" {r.replays} by replay",
             f"  session: {json.dumps(r.session_id)}",
         ]
         if r.status == "superseded":

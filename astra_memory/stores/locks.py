@@ -59,21 +59,28 @@ def advisory_key(key: str) -> int:
 
 
 @contextmanager
-def _postgres_lock(store, key: str) -> Iterator[None]:
+def _postgres_lock(store, keys: list[str]) -> Iterator[None]:
     from langgraph.checkpoint.postgres import _internal
 
-    lock_key = advisory_key(key)
+    lock_keys = sorted({advisory_key(k) for k in keys})  # one order for every taker: no deadlock
     with _internal.get_connection(store.conn) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (lock_key,))
+        conn.execute("SELECT pg_advisory_lock(k) FROM unnest(%s::bigint[]) AS k ORDER BY k", (lock_keys,))
         try:
             yield
         finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (lock_key,))
+            conn.execute("SELECT pg_advisory_unlock(k) FROM unnest(%s::bigint[]) AS k", (lock_keys,))
 
 
 @contextmanager
 def record_lock(store: BaseStore, key: str) -> Iterator[None]:
     """Hold the lock for record ``key`` of ``store`` (see the module docstring)."""
+    with records_lock(store, [key]):
+        yield
+
+
+@contextmanager
+def records_lock(store: BaseStore, keys: list[str]) -> Iterator[None]:
+    """Hold the locks of every record in ``keys`` at once (``memory import`` merges a whole file)."""
     from langgraph.store.sqlite import SqliteStore
 
     with _process_lock:
@@ -82,11 +89,11 @@ def record_lock(store: BaseStore, key: str) -> Iterator[None]:
             if path is None:
                 yield
                 return
-            with _sqlite_lock(path):
+            with _sqlite_lock(path):  # one lock per memory file: it covers every record
                 yield
             return
-        if type(store).__name__ == "PostgresStore":
-            with _postgres_lock(store, key):
+        if type(store).__name__ == "PostgresStore" and keys:
+            with _postgres_lock(store, keys):
                 yield
             return
         yield  # other stores (Actian adapter, in-memory): this process only

@@ -16,6 +16,7 @@ from langgraph.store.base import BaseStore
 
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
+from astra_memory.stores.evidence import evidence_order
 from astra_memory.stores.hybrid import CANDIDATE_POOL, deliverable, hybrid_order
 from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
@@ -32,6 +33,7 @@ from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 MAX_QUERY_CHARS = 4_000
+EVIDENCE_SCOPES = ("project", "all", "off")  # whose records evidence lifts (stores/evidence.py)
 
 
 @dataclass(frozen=True)
@@ -49,16 +51,23 @@ class FixMemory:
     """Validated, idempotent memory of confirmed fixes on a LangGraph store."""
 
     def __init__(self, store: BaseStore, *, min_score: float = DEFAULT_MIN_SCORE,
-                 namespace: tuple[str, ...] = NAMESPACE, hybrid: bool = True):
+                 namespace: tuple[str, ...] = NAMESPACE, hybrid: bool = True, evidence: str = "project"):
+        if evidence not in EVIDENCE_SCOPES:
+            raise ValueError(f"evidence must be one of {EVIDENCE_SCOPES}, got {evidence!r}")
         self.store = store
         self.min_score = min_score
         self.namespace = namespace
         self.hybrid = hybrid  # False: the vector order alone (the retrieval bench's ablation)
+        self.evidence = evidence  # "off" and "all": the evidence bench's comparisons
 
     # -- search ---------------------------------------------------------------------------
     def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,
-                               min_score: float | None = None) -> list[MemoryHit]:
-        """Records most similar to ``query`` (a failure symptom), best first, above the minimum score."""
+                               min_score: float | None = None, project: str | None = None) -> list[MemoryHit]:
+        """Records most similar to ``query`` (a failure symptom), best first, above the minimum score.
+
+        ``project``: the project the search is for; its records confirmed again or replayed move up
+        a place or two (stores/evidence.py). Without it no record is lifted.
+        """
         if not isinstance(query, str) or not query.strip():
             raise MemoryValidationError("query must be a non-empty string describing the failure")
         if len(query) > MAX_QUERY_CHARS:
@@ -76,6 +85,10 @@ class FixMemory:
         # An invalidated fix is never returned; a superseded one ranks below every active fix (stable).
         # Read from the stored value: only the delivered few are validated into records.
         items = [item for item in items if item.value.get("status") != "invalidated"]
+        if self.evidence != "off" and (project or self.evidence == "all"):
+            order = evidence_order([item.value for item in items],
+                                   project=None if self.evidence == "all" else project)
+            items = [items[i] for i in order]
         items.sort(key=lambda item: item.value.get("status") == "superseded")
         scores = [float(item.score) if item.score is not None else 0.0 for item in items]
         # The cosine score is what the minimum score is calibrated on (stores/hybrid.py: deliverable).

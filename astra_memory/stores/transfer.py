@@ -8,6 +8,7 @@ from pathlib import Path
 from langgraph.store.base import GetOp, PutOp
 
 from astra_memory.errors import MemoryValidationError
+from astra_memory.stores.locks import records_lock
 from astra_memory.stores.memory import FixMemory, merge_records
 from astra_memory.stores.record import FixRecord, validate_record
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
@@ -45,11 +46,14 @@ def import_jsonl(memory: FixMemory, path: Path) -> int:
     status kept (``memory.merge_records``), not overwritten.
     """
     records = read_jsonl(path)
-    if records:
+    if not records:
+        return 0
+    # Read, merge and write under the records' locks: a session confirming one of these fixes
+    # meanwhile keeps its confirmation (stores/locks.py).
+    with records_lock(memory.store, [r.memory_id for r in records]):
         existing = memory.store.batch([GetOp(memory.namespace, r.memory_id) for r in records])
         records = [merge_records(FixRecord.from_store_value(item.value), r) if item is not None else r
                    for item, r in zip(existing, records)]
-    ops = [PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD]) for r in records]
-    if ops:
-        memory.store.batch(ops)
+        memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
+                            for r in records])
     return len(records)

@@ -46,6 +46,7 @@ class ToolEnv:
 
     workspace: Workspace
     memory: Callable[[], FixMemory]  # opened on demand: most tools never need it
+    project: str | None = None  # the session's project: its recurring fixes rank first (stores/evidence.py)
 
 
 Handler = Callable[[Any, ToolEnv], str]
@@ -79,7 +80,8 @@ def _search_code(args: SearchCodeArgs, env: ToolEnv) -> str:
 
 
 def _search_memory(args: SearchMemoryArgs, env: ToolEnv) -> str:
-    return format_hits(env.memory().search_codebase_memory(args.query, error_type=args.error_type, top_k=args.top_k))
+    return format_hits(env.memory().search_codebase_memory(args.query, error_type=args.error_type, top_k=args.top_k,
+                                                               project=env.project))
 
 
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in (

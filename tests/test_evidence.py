@@ -1,0 +1,118 @@
+"""Outcome-aware ranking (issue 12, part 3): a fix of this project confirmed again or replayed moves
+up a place or two; other projects' fixes never move; the hits say how often each fix was confirmed.
+Real SqliteStore file and real PostgresStore; deterministic embeddings."""
+
+import pytest
+
+from astra_memory.backends import open_memory_store
+from astra_memory.bench.cases import load_cases
+from astra_memory.bench.evidence import run_history
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.evidence import MAX_LIFT, evidence, lift
+from astra_memory.stores.format import format_hits
+from astra_memory.stores.memory import FixMemory
+from tests.conftest import BACKENDS
+from tests.test_confirmations import confirm, unified
+
+QUERY = "AssertionError: second origin rejected by the cors gate"
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request, tmp_path):
+    target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
+    with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
+        yield opened.store
+
+
+def four_fixes(memory, project="corsgate"):
+    """Four fixes of one project, each a little further from QUERY (more unrelated words)."""
+    noise = ["alpha", "beta gamma", "delta epsilon zeta", "eta theta iota kappa lambda"]
+    return [confirm(memory, f"s{i}", diff=unified("a = 0\n", f"a = {i}\n", f"app/m{i}.py"), project=project,
+                    symptom=f"{QUERY} {noise[i]}", fix_description=f"fix number {i}", file_paths=[f"app/m{i}.py"])
+            for i in range(4)]
+
+
+def order(memory, **kwargs):
+    return [h.record.session_id for h in memory.search_codebase_memory(QUERY, top_k=4, min_score=-1, **kwargs)]
+
+
+def again(memory, session, n, kind="fix", project="corsgate"):
+    """Confirm the fix first stored by ``session`` ``n`` more times, through the product's own merge."""
+    record = next(r for r in memory.iter_records() if r.session_id == session)
+    for k in range(n):
+        extra = record.model_copy(update={"confirmations": [record.confirmations[0].model_copy(
+            update={"session_id": f"{session}-again{k}", "thread_id": f"{session}-again{k}", "kind": kind})]})
+        record = memory.put_record(extra)
+    return record
+
+
+def test_lift_is_one_place_per_doubling_and_bounded():
+    assert [lift(n) for n in (0, 1, 2, 3, 6, 7, 100)] == [0, 1, 1, 2, 2, 2, MAX_LIFT]
+    once = {"confirmations": [{"kind": "fix"}]}
+    assert evidence(once) == 0
+    assert evidence({"confirmations": [{"kind": "fix"}, {"kind": "fix"}]}) == 1
+    assert evidence({"confirmations": [{"kind": "fix"}, {"kind": "replay"}]}) == 2  # a replay counts twice
+    assert evidence({"confirmations": [{"kind": "fix"}], "confirmations_dropped": 3}) == 3
+
+
+def test_a_recurring_fix_of_this_project_moves_up_and_other_searches_do_not_move(store):
+    memory = FixMemory(store)
+    four_fixes(memory)
+    before = order(memory, project="corsgate")
+    assert before == order(memory) == order(FixMemory(store, evidence="off"), project="corsgate")
+    third = before[2]
+    again(memory, third, 1, kind="replay")  # evidence 2: one place up
+    after = order(memory, project="corsgate")
+    assert after == [*before[:1], third, before[1], *before[3:]], (before, after)
+    assert order(memory, project="another-project") == before  # popularity is not relevance elsewhere
+    assert order(memory) == before  # no project given: nothing lifted
+    assert order(FixMemory(store, evidence="off"), project="corsgate") == before
+
+
+def test_the_lift_is_bounded_whatever_the_count(store):
+    memory = FixMemory(store)
+    four_fixes(memory)
+    last = order(memory, project="corsgate")[3]
+    again(memory, last, 30)
+    assert order(memory, project="corsgate").index(last) == 3 - MAX_LIFT
+    assert order(FixMemory(store, evidence="all")).index(last) == 3 - MAX_LIFT
+
+
+def test_evidence_never_lifts_an_invalidated_or_superseded_fix_above_an_active_one(store):
+    memory = FixMemory(store)
+    fixes = four_fixes(memory)
+    last = order(memory, project="corsgate")[3]
+    record = again(memory, last, 10)
+    memory.update_record(record.memory_id, status="superseded", superseded_by=fixes[0].memory_id)
+    assert order(memory, project="corsgate")[-1] == last
+    memory.update_record(record.memory_id, status="invalidated", status_reason="wrong")
+    assert last not in order(memory, project="corsgate")
+
+
+def test_the_hits_say_how_often_each_fix_was_confirmed(store):
+    memory = FixMemory(store)
+    four_fixes(memory)
+    again(memory, "s0", 2, kind="replay")
+    text = format_hits(memory.search_codebase_memory(QUERY, top_k=4, min_score=-1, project="corsgate"))
+    assert "evidence: confirmed 3 time(s), 2 by replay" in text
+    assert "evidence: confirmed 1 time(s), 0 by replay" in text
+
+
+def test_an_unknown_scope_is_refused(store):
+    with pytest.raises(ValueError, match="evidence must be one of"):
+        FixMemory(store, evidence="sometimes")
+
+
+def test_the_evidence_bench_compares_on_one_store(tmp_path):
+    """The bench's three rankings search the same store: without evidence on the records (all
+    confirmed once) they are identical; with a history they may differ, and the product's scope
+    equals `off` for every query of a project that has no evidence."""
+    cases = load_cases("astra_memory/bench/cases/dev_extra.jsonl")
+    for history in ("uncorrelated", "recurring"):
+        result = run_history(cases, history, 0, HashEmbeddings(), tmp_path)
+        assert set(result) >= {"off", "project", "all"}
+        assert result["project"]["queries"] == len(cases.queries)
+    # dev-extra's queries are other projects than its records: the product's scope lifts nothing there
+    (tmp_path / "u").mkdir()
+    uncorrelated = run_history(cases, "uncorrelated", 1, HashEmbeddings(), tmp_path / "u")
+    assert uncorrelated["project"] == uncorrelated["off"]
