@@ -116,3 +116,27 @@ def test_the_evidence_bench_compares_on_one_store(tmp_path):
     (tmp_path / "u").mkdir()
     uncorrelated = run_history(cases, "uncorrelated", 1, HashEmbeddings(), tmp_path / "u")
     assert uncorrelated["project"] == uncorrelated["off"]
+
+
+def test_the_memory_search_node_searches_for_the_sessions_project(store, tmp_path):
+    """The graph's own search (the memory_search node) lifts its project's recurring fix."""
+    from langgraph.runtime import Runtime
+
+    from astra_memory.context import Context
+    from astra_memory.nodes.memory_search import memory_search
+
+    memory = FixMemory(store)
+    four_fixes(memory)
+    failure = {"error_type": "AssertionError", "failing_tests": ["tests/test_cors.py::test_second_origin"],
+               "message": "second origin rejected by the cors gate", "files": [], "failing_code": []}
+
+    def shown(project):
+        task = {"workspace": str(tmp_path), "test_command": "pytest -q", "prompt": "", "project": project}
+        result = memory_search({"task": task, "failure": failure},
+                               Runtime(context=Context(min_score=-1.0, memory_top_k=4), store=store))
+        return [h["session_id"] for h in result["memory"]["hits"]]
+
+    before = shown("corsgate")
+    again(memory, before[3], 3)  # evidence 3: two places up
+    assert shown("corsgate") == [before[0], before[3], before[1], before[2]]
+    assert shown("another-project") == before
