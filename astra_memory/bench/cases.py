@@ -30,11 +30,14 @@ DEV_EXTRA_CASES = Path(__file__).resolve().parent / "cases" / "dev_extra.jsonl"
 # The blind evaluation set lives beside the package in a source checkout (evals/blind/README.md);
 # an installed package has no copy, and the bench then reports the development sets only.
 BLIND_CASES = Path(__file__).resolve().parents[2] / "evals" / "blind" / "cases.jsonl"
+# A second blind set (evals/blind2/README.md), written by another helper kept away from the code and
+# every result, committed before any tuning of this session: the one set no retrieval change has seen.
+BLIND2_CASES = Path(__file__).resolve().parents[2] / "evals" / "blind2" / "cases.jsonl"
 
 
 def default_case_sets() -> dict[str, Path]:
-    """The sets ``bench retrieval`` reports side by side: development first, then the blind set."""
-    sets = {"dev": SHIPPED_CASES, "dev-extra": DEV_EXTRA_CASES, "blind": BLIND_CASES}
+    """The sets ``bench retrieval`` reports side by side: development first, then the blind sets."""
+    sets = {"dev": SHIPPED_CASES, "dev-extra": DEV_EXTRA_CASES, "blind": BLIND_CASES, "blind-2": BLIND2_CASES}
     return {name: path for name, path in sets.items() if path.is_file()}
 
 
