@@ -7,8 +7,8 @@ which fixes are about this failure; evidence only reorders what similarity alrea
 How: after fusion (stores/hybrid.py) each candidate's position moves up by ``lift`` places:
 one place per doubling of its evidence beyond the first confirmation, a replay counting twice
 (it proves the stored diff itself, not a rewrite of it), never more than ``MAX_LIFT`` places.
-A lifted record goes past the neighbours it would tie with. The constants were fixed before measuring; ``bench evidence``
-measures the ranking with and without on the held-out cases (README, Results).
+A lifted record goes past the neighbours it would tie with. The constants were fixed before
+measuring; ``bench evidence`` measures the ranking with and without (README, Results).
 
 Scope: only records of the project the search is for are lifted. Evidence is about a bug that
 came back where it was fixed (record ids are per project, so confirmations only accrue there);
