@@ -140,3 +140,19 @@ def test_the_memory_search_node_searches_for_the_sessions_project(store, tmp_pat
     again(memory, before[3], 3)  # evidence 3: two places up
     assert shown("corsgate") == [before[0], before[3], before[1], before[2]]
     assert shown("another-project") == before
+
+
+def test_bench_evidence_command_writes_its_report(tmp_path):
+    import json
+
+    from tests.conftest import run_cli
+
+    out = tmp_path / "out"
+    result = run_cli("bench", "evidence", "--cases", "astra_memory/bench/cases/dev_extra.jsonl", "--seeds", "1",
+                     "--json", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    scopes = data["sets"]["dev_extra"]["uncorrelated"]
+    assert set(scopes) == {"off", "project", "all"} and scopes["project"]["recall@3"] == scopes["off"]["recall@3"]
+    assert "| dev_extra | recurring | project |" in (out / "evidence.md").read_text()
+    assert run_cli("bench", "evidence", "--cases", str(tmp_path / "missing.jsonl")).returncode == 2
