@@ -132,3 +132,25 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
         assert (out / "corpus" / name).stat().st_size > 1000, name
     assert "recall@1" in (out / "corpus" / "retrieval.md").read_text()
     assert "relevant hits shown / hits shown" in (out / "retrieval.md").read_text()
+
+
+def test_a_diagnoses_file_feeds_the_second_search(tmp_path):
+    """A diagnosis per query id is searched as the model's second search; a bad line names its line."""
+    from astra_memory.bench.cases import DEV_EXTRA_CASES, load_diagnoses
+    from astra_memory.bench.retrieval import run_retrieval
+    from astra_memory.stores.embeddings import HashEmbeddings
+
+    cases = load_cases(DEV_EXTRA_CASES)
+    fixes = {r.id: r.fix for r in cases.records}
+    path = tmp_path / "diagnoses.jsonl"
+    # The true cause as the diagnosis: the second search must find it (an upper bound, as a check).
+    path.write_text("".join(json.dumps({"id": q.id, "diagnosis": f"{q.error_type}: {fixes[q.relevant[0]]}"}) + "\n"
+                            for q in cases.queries))
+    result = run_retrieval(DEV_EXTRA_CASES, embeddings=HashEmbeddings(), diagnoses=load_diagnoses(path))
+    second = result["second_search"]
+    assert second["queries"] == len(cases.queries) and second["diagnosis"] == "from a diagnoses file"
+    assert second["recall@3"] >= 0.9 and second["either_recall@3"] >= result["systems"]["product"]["recall@3"]
+    assert load_diagnoses(tmp_path / "absent.jsonl") == {}
+    path.write_text('{"id": "q1", "diagnosis": "x"}\nnot json\n')
+    with pytest.raises(CaseFileError, match=r"diagnoses.jsonl:2"):
+        load_diagnoses(path)

@@ -35,6 +35,12 @@ BLIND_CASES = Path(__file__).resolve().parents[2] / "evals" / "blind" / "cases.j
 BLIND2_CASES = Path(__file__).resolve().parents[2] / "evals" / "blind2" / "cases.jsonl"
 
 
+# Diagnoses of the blind sets' queries, one per query id, written by a helper (an LLM) that read only
+# each query's test output (evals/diagnoses/README.md): what a model would search with after reading
+# the failure, for the bench's second search.
+DIAGNOSES = Path(__file__).resolve().parents[2] / "evals" / "diagnoses" / "diagnoses.jsonl"
+
+
 def default_case_sets() -> dict[str, Path]:
     """The sets ``bench retrieval`` reports side by side: development first, then the blind sets."""
     sets = {"dev": SHIPPED_CASES, "dev-extra": DEV_EXTRA_CASES, "blind": BLIND_CASES, "blind-2": BLIND2_CASES}
@@ -43,6 +49,23 @@ def default_case_sets() -> dict[str, Path]:
 
 class CaseFileError(AstraError):
     """The case file is missing or a line is not a valid record or query."""
+
+
+def load_diagnoses(path: str | Path | None = None) -> dict[str, str]:
+    """``{query id: diagnosis}`` from a JSON-lines file of ``{"id", "diagnosis"}``; {} when absent."""
+    path = Path(path) if path else DIAGNOSES
+    if not path.is_file():
+        return {}
+    found: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            found[str(data["id"])] = str(data["diagnosis"]).strip()
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise CaseFileError(f"{path}:{number}: expected {{\"id\": ..., \"diagnosis\": ...}}") from None
+    return found
 
 
 @dataclass(frozen=True)

@@ -63,13 +63,16 @@ def _emit(result: dict, written: dict, as_json: bool, table: Table | list[Table]
 def retrieval(
     cases: Annotated[Optional[list[Path]], typer.Option(
         "--cases", help="JSON-lines cases; repeat for several sets (default: the development sets and, "
-                        "in a source checkout, the blind set evals/blind/cases.jsonl, side by side).")] = None,
+                        "in a source checkout, the blind sets evals/blind*/cases.jsonl, side by side).")] = None,
+    diagnoses: Annotated[Optional[Path], typer.Option(
+        help="JSON lines {id, diagnosis}: a second search per query with a model's diagnosis "
+             "(default: evals/diagnoses/diagnoses.jsonl in a source checkout).")] = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall@1/@3, MRR and delivered precision: the product against the fix-only baseline and BM25,
     on each case set side by side; score calibration."""
-    from astra_memory.bench.cases import default_case_sets
+    from astra_memory.bench.cases import default_case_sets, load_diagnoses
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.report import SHORT, write_retrieval_sets
     from astra_memory.bench.retrieval import run_retrieval_sets
@@ -78,12 +81,15 @@ def retrieval(
     try:
         require_bench_extra()
         # Our progress bar, on a terminal only (quiet in --json and in logs).
-        result = run_retrieval_sets(sets, progress_factory=lambda: make_progress(not as_json and err.is_terminal))
+        if diagnoses is not None and not diagnoses.is_file():
+            raise AstraError(f"{diagnoses} is not a file")
+        result = run_retrieval_sets(sets, progress_factory=lambda: make_progress(not as_json and err.is_terminal),
+                                    diagnoses=load_diagnoses(diagnoses))
     except AstraError as exc:
         _fail(str(exc))
     written = write_retrieval_sets(result, results_dir("retrieval", out),
                                    _command("retrieval", cases=" ".join(map(str, cases or [])) or None,
-                                            out=out, json=as_json))
+                                            diagnoses=diagnoses, out=out, json=as_json))
     names = list(result["sets"])
     table = Table("system", *(f"{n} ({result['sets'][n]['queries']} q)" for n in names),
                   title="Retrieval, MiniLM: recall@1 / recall@3 / MRR@10")

@@ -282,7 +282,12 @@ def _second_search_lines(result: dict) -> str:
     lines = []
     for name, one in result["sets"].items():
         s = one.get("second_search", {})
-        if s.get("queries"):
+        if s.get("queries") and s.get("diagnosis", "").startswith("from a diagnoses file"):
+            lines.append(f"- **{name}**: searching with a model's diagnosis of the test output (the diagnoses "
+                         f"file) finds a relevant fix in the top 3 for {s['recall@3']:.3f} of {s['queries']} "
+                         f"queries; of the {s['first_missed']} the symptom search missed, it recovers "
+                         f"{s['recovered']}; either search: {s['either_recall@3']:.3f}.")
+        elif s.get("queries"):
             lines.append(f"- **{name}**: searching with the diagnosis (`error type: fix description` of the "
                          f"query's own scenario, the text the scripted model's `finish` gives) finds a relevant fix "
                          f"in the top 3 for {s['recall@3']:.3f} of {s['queries']} queries; of the {s['first_missed']} "

@@ -140,7 +140,8 @@ def _shown(ranked: Ranked, min_score: float) -> list[str]:
     return [ranked.ids[i] for i in keep]
 
 
-def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple[dict, dict, dict]:
+def _product(cases: CaseSet, embeddings, workdir: Path, progress, task,
+             diagnoses: dict[str, str]) -> tuple[dict, dict, dict]:
     """(a) and (a′): the session's own store and search path. Returns rankings per system, the
     embedded texts and the symptom queries."""
 
@@ -161,7 +162,7 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task) -> tuple
             for name, service in (("product", memory), ("product_vector_only", vector_only)):
                 hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
                 rankings[name][q.id] = _ranked(hits, q.exclude)
-            diagnosis = _diagnosis(cases, q)
+            diagnosis = diagnoses.get(q.id) or _diagnosis(cases, q)
             if diagnosis:
                 hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0)
                 rankings["second_search"][q.id] = _ranked(hits, q.exclude)
@@ -276,9 +277,11 @@ def suggest_min_score(related: list[float], unrelated: list[float], step: float 
 
 
 def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
-                  min_score: float | None = None) -> dict[str, Any]:
-    """Run the three systems and the calibration on ``cases_path``; returns the result as a dict."""
+                  min_score: float | None = None, diagnoses: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run the three systems and the calibration on ``cases_path``; returns the result as a dict.
+    ``diagnoses``: a model's diagnosis per query id, searched with as a second search."""
     cases = load_cases(cases_path)
+    diagnoses = diagnoses or {}
     settings = Settings()
     embeddings = embeddings or MiniLMEmbeddings(settings.embedding_model_path)
     default_min = Context().min_score if min_score is None else min_score
@@ -292,7 +295,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         timings["model_load_s"] = round(t[0], 3)
         task = progress.add_task("(a) product: store + search", total=n)
         with stopwatch() as t:
-            ours, texts, symptom_queries = _product(cases, embeddings, workdir, progress, task)
+            ours, texts, symptom_queries = _product(cases, embeddings, workdir, progress, task, diagnoses)
         timings["product_s"] = round(t[0], 3)
         task = progress.add_task("(b) baseline: fix only", total=n)
         with stopwatch() as t:
@@ -363,7 +366,9 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                       "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
         "calibration": calibration,
         "operating_points": operating_points(product, cases.queries),
-        "second_search": second_search(product, second, cases.queries),
+        "second_search": {**second_search(product, second, cases.queries),
+                          "diagnosis": "from a diagnoses file" if diagnoses.keys() & {q.id for q in cases.queries}
+                          else "the query's own scenario's fix (an upper bound)"},
         "per_family_mrr": per_family,
         "per_cohort": per_cohort,
         "per_query": per_query,
@@ -373,14 +378,15 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
 
 
 def run_retrieval_sets(sets: dict[str, str | Path], *, embeddings=None, progress_factory=None,
-                       min_score: float | None = None) -> dict[str, Any]:
+                       min_score: float | None = None, diagnoses: dict[str, str] | None = None) -> dict[str, Any]:
     """``run_retrieval`` on each named case file with one loaded model; the side-by-side result.
     ``progress_factory`` makes one progress display per set (default: none)."""
     embeddings = embeddings or MiniLMEmbeddings(Settings().embedding_model_path)
     progress_factory = progress_factory or (lambda: make_progress(False))
     for path in sets.values():
         load_cases(path)  # every file is checked before the first minute of embedding is spent
-    results = {name: run_retrieval(path, embeddings=embeddings, progress=progress_factory(), min_score=min_score)
+    results = {name: run_retrieval(path, embeddings=embeddings, progress=progress_factory(), min_score=min_score,
+                                   diagnoses=diagnoses)
                for name, path in sets.items()}
     first = next(iter(results.values()))
     return {"bench": "retrieval", "sets": results, "embeddings": first["embeddings"],
