@@ -3,6 +3,10 @@
 FixMemory.search_codebase_memory; no SQLite) run with each variant of the query and record text.
 
     .venv/bin/python scripts/retrieval_ablation.py            # prints recall@1 / recall@3 / MRR@10
+    .venv/bin/python scripts/retrieval_ablation.py --with-blind-2   # also the second blind set
+
+The second blind set (evals/blind2) is left out unless asked for: it is the set no retrieval change
+has been tuned on, so variants are compared without it and it is read once, at the end.
 
 The "before" rows use symptoms.py as it was before issue 13 (read from git, commit 69fab41).
 Rankings agree with `astra-memory bench retrieval` to within one query per set (ties).
@@ -47,9 +51,14 @@ def old_symptoms() -> types.ModuleType:
     return module
 
 
+def case_sets() -> dict:
+    sets = default_case_sets()
+    return sets if "--with-blind-2" in sys.argv else {k: v for k, v in sets.items() if k != "blind-2"}
+
+
 def run(name, record_texts, query_text, fuse=True, bm25_text=None) -> None:
     cells = []
-    for set_name, path in default_case_sets().items():
+    for set_name, path in case_sets().items():
         cases = load_cases(path)
         ids = [r.id for r in cases.records]
         texts = [record_texts(r) for r in cases.records]
