@@ -122,6 +122,22 @@ def main() -> None:
         lambda r: [f"{new_q(r.failure)}\nFix: {r.fix}\nChanged: {diff_lines(r.diff)}"], lambda q: new_q(q.failure))
     run("not kept: BM25 text includes the diff", record(new_q), lambda q: new_q(q.failure),
         bm25_text=lambda r, ts: ts[0] + "\n" + diff_lines(r.diff))
+    # Tried in the session of the second blind set (measured without it), not kept:
+    parts = ("values ", "in: ", "compared: ", "failing tests: ", "failing code: ")
+
+    def reordered(text):  # the general words first: MiniLM reads 256 tokens, the tail may be cut
+        lines = new_q(text).splitlines()
+        rank = lambda ln: next((i for i, p in enumerate(parts) if ln.startswith(p)), -1)  # noqa: E731
+        return "\n".join(sorted(lines, key=rank))
+
+    def no_error_type(text):  # the same cause shows as different error types in different projects
+        return "\n".join(ln.split(": ", 1)[1] if not ln.startswith(parts) and ": " in ln
+                         and ln.split(": ", 1)[0].endswith(("Error", "Exception", "Iteration")) else ln
+                         for ln in new_q(text).splitlines())
+
+    run("not kept: difference words and frames first", record(reordered), lambda q: reordered(q.failure))
+    run("not kept: no error type in the query or record head", record(no_error_type),
+        lambda q: no_error_type(q.failure))
 
 
 if __name__ == "__main__":

@@ -188,7 +188,9 @@ def second_search(first: dict[str, Ranked], second: dict[str, Ranked], queries: 
     def hit(r: Ranked, q: QueryCase) -> bool:
         return any(rid in q.relevant for rid in r.ids[:SESSION_TOP_K])
     missed = [q for q in asked if not hit(first[q.id], q)]
+    top = [(rid, q) for q in asked for rid in second[q.id].ids[:SESSION_TOP_K]]
     return {"queries": len(asked), "recall@3": round(sum(hit(second[q.id], q) for q in asked) / len(asked), 4),
+            "precision@3": round(sum(rid in q.relevant for rid, q in top) / len(top), 4) if top else 0.0,
             "first_missed": len(missed), "recovered": sum(hit(second[q.id], q) for q in missed),
             "either_recall@3": round(sum(hit(first[q.id], q) or hit(second[q.id], q) for q in asked) / len(asked), 4)}
 
