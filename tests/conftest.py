@@ -45,6 +45,17 @@ def pg_url(pg_server) -> str:
     return pg_server.new_database()
 
 
+@pytest.fixture(params=BACKENDS)
+def store(request, tmp_path):
+    """A memory store on each backend (a SQLite file, a PostgreSQL database), hash embeddings."""
+    from astra_memory.backends import open_memory_store
+    from astra_memory.stores.embeddings import HashEmbeddings
+
+    target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
+    with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
+        yield opened.store
+
+
 @pytest.fixture
 def backend(request, monkeypatch) -> str:
     """The backend `settings` (and so `agent`) opens: "sqlite" unless a module parametrizes it with

@@ -4,24 +4,15 @@ Real SqliteStore file and real PostgresStore; deterministic embeddings."""
 
 import pytest
 
-from astra_memory.backends import open_memory_store
 from astra_memory.bench.cases import load_cases
 from astra_memory.bench.evidence import run_history
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.evidence import MAX_LIFT, evidence, lift
 from astra_memory.stores.format import format_hits
 from astra_memory.stores.memory import FixMemory
-from tests.conftest import BACKENDS
 from tests.test_confirmations import confirm, unified
 
 QUERY = "AssertionError: second origin rejected by the cors gate"
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request, tmp_path):
-    target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
-    with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
-        yield opened.store
 
 
 def four_fixes(memory, project="corsgate"):

@@ -5,11 +5,9 @@ import json
 
 import pytest
 
-from astra_memory.backends import open_memory_store
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.session import start_session, workspace_task
-from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.format import format_hits
 from astra_memory.stores.lifecycle import invalidate, stale_notes, supersede_earlier
 from astra_memory.stores.memory import FixMemory
@@ -19,13 +17,6 @@ from tests.test_confirmations import BEFORE, DIFF, confirm, unified
 from tests.test_replay import TEST_COMMAND, alpha_copy, fix_alpha_once
 
 QUERY = "AssertionError: second origin rejected"
-
-
-@pytest.fixture(params=BACKENDS)
-def store(request, tmp_path):
-    target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
-    with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
-        yield opened.store
 
 
 @pytest.fixture
