@@ -201,3 +201,38 @@ def test_import_while_sessions_confirm_loses_no_confirmation(memory, tmp_path):
     assert not errors
     sessions = {c.session_id for c in memory.get(record.memory_id).confirmations}
     assert sessions == {"s0", "imported", *(f"live-{i}" for i in range(8))}
+
+
+def test_record_locks_stay_in_a_bounded_set_of_postgres_keys():
+    """A whole-file import takes every record's lock at once; on PostgreSQL those are advisory locks,
+    bounded by the shared lock table: the keys fall in LOCK_BUCKETS buckets, clear of the others."""
+    import uuid
+
+    from astra_memory.costs.ledger_postgres import LEDGER_LOCK_KEY
+    from astra_memory.pgconn import SETUP_LOCK_KEY
+    from astra_memory.stores.locks import LOCK_BUCKETS, RECORD_LOCK_BASE, advisory_key
+
+    keys = {advisory_key(str(uuid.uuid4())) for _ in range(20_000)}
+    assert len(keys) == LOCK_BUCKETS and not keys & {LEDGER_LOCK_KEY, SETUP_LOCK_KEY}
+    assert all(-(1 << 63) <= k < (1 << 63) for k in keys)
+    assert 0 <= advisory_key("not-a-uuid") - RECORD_LOCK_BASE < LOCK_BUCKETS  # any text maps to a bucket
+
+
+def test_a_large_import_merges_under_the_locks(memory, tmp_path):
+    """Thousands of records in one import (more locks than one bucket each): all stored, on both backends."""
+    records = [confirm(memory, f"seed-{n}", diff=unified("a = 0\n", f"a = {n}\n", f"app/m{n}.py"),
+                       file_paths=[f"app/m{n}.py"]) for n in range(3)]
+    import uuid
+
+    from astra_memory.stores.transfer import import_jsonl
+
+    path = tmp_path / "many.jsonl"
+    lines = [r.model_dump_json() for r in records]
+    template = records[0]
+    for n in range(3, 2_500):
+        lines.append(template.model_copy(update={
+            "memory_id": str(uuid.UUID(int=n + 1, version=4)), "fix_description": f"fix {n}",
+            "file_paths": [f"app/m{n}.py"]}).model_dump_json())
+    path.write_text("\n".join(lines) + "\n")
+    assert import_jsonl(memory, path) == 2_500
+    assert memory.count() == 2_500

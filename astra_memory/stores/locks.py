@@ -8,8 +8,8 @@ LangGraph's stores have no compare-and-set, so the writers take a lock around ge
   here first, so at most one pooled connection per process ever waits on the database lock; a
   waiter holding the pool's last connection could otherwise starve the lock's holder);
 - SQLite: a file lock beside the memory file (``<file>.record-lock``, ``filelock``), across processes;
-- PostgreSQL: a session-level advisory lock keyed by the record id, on one pooled connection,
-  across processes and machines.
+- PostgreSQL: a session-level advisory lock chosen by the record id (one of ``LOCK_BUCKETS``), on
+  one pooled connection, across processes and machines.
 """
 
 from __future__ import annotations
@@ -49,13 +49,21 @@ def _sqlite_lock(path: str) -> Iterator[None]:
         lock.release()
 
 
+# Record locks on PostgreSQL are advisory locks in a fixed range of buckets: an import that locks every
+# record of its file then holds at most LOCK_BUCKETS locks, inside PostgreSQL's shared lock table
+# (max_locks_per_transaction x max_connections: 6,400 by default), whatever the file's size. Two
+# records in one bucket only wait for each other briefly. Distinct from the set-up and ledger keys.
+LOCK_BUCKETS = 1_024
+RECORD_LOCK_BASE = 0x6173747261 << 16  # "astra", shifted clear of pgconn's and the ledger's keys
+
+
 def advisory_key(key: str) -> int:
-    """A signed 64-bit key for pg_advisory_lock from a record id."""
+    """The pg_advisory_lock key of a record id: one of LOCK_BUCKETS keys."""
     try:
         value = uuid.UUID(key).int
     except ValueError:
         value = uuid.uuid5(uuid.NAMESPACE_OID, key).int
-    return (value & 0x7FFF_FFFF_FFFF_FFFF) - (1 << 62)
+    return RECORD_LOCK_BASE + value % LOCK_BUCKETS
 
 
 @contextmanager
