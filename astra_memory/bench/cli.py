@@ -191,7 +191,8 @@ def recurring(
 
 @bench_app.command()
 def evidence(
-    cases: Annotated[Optional[list[Path]], typer.Option("--cases", help="Case files (repeatable; default: dev, dev-extra and the blind sets).")] = None,
+    cases: Annotated[Optional[list[Path]], typer.Option(
+        "--cases", help="Case files (repeatable; default: dev, dev-extra and the blind sets).")] = None,
     seeds: Annotated[int, typer.Option(min=1, max=20, help="Seeds per history.")] = 3,
     out: OutOpt = None,
     as_json: JsonOpt = False,
