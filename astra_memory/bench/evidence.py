@@ -30,7 +30,7 @@ from typing import Any
 from astra_memory.bench.cases import CaseSet, QueryCase, load_cases
 from astra_memory.bench.common import machine_info, make_progress, write_json
 from astra_memory.bench.report import _machine_line, md_table
-from astra_memory.bench.retrieval import SEARCH_TOP_K, Ranked, metrics
+from astra_memory.bench.retrieval import SEARCH_TOP_K, Ranked, metrics, ranked, store_case_record
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
 from astra_memory.stores.memory import FixMemory
@@ -45,30 +45,16 @@ SEEDS = (0, 1, 2)
 COUNT_WEIGHTS = ((1, 60), (2, 15), (3, 7), (4, 5), (6, 5), (8, 3), (12, 3), (16, 2))
 
 
-def _confirm(memory: FixMemory, record: FixRecord, label: str, kind: str) -> FixRecord:
-    """One more session confirming ``record``, through the product's own merge."""
+def confirm_again(memory: FixMemory, record: FixRecord, label: str, kind: str = "fix") -> FixRecord:
+    """One more session (``label``) confirming ``record``, through the product's own merge."""
     extra = record.model_copy(update={"confirmations": [record.confirmations[0].model_copy(
         update={"session_id": label, "thread_id": label, "kind": kind})], "confirmations_dropped": 0})
     return memory.put_record(extra)
 
 
-def _fill(memory: FixMemory, cases: CaseSet) -> dict[str, FixRecord]:
-    stored = {}
-    for rec in cases.records:
-        stored[rec.id] = memory.store_fix_memory(
-            fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
-            confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=rec.diff,
-            session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
-    return stored
-
-
 def _search(services: dict[str, FixMemory], query: str, project: str, exclude: list[str]) -> dict[str, Ranked]:
-    out = {}
-    for scope, service in services.items():
-        hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0, project=project)
-        kept = [h for h in hits if h.record.session_id not in exclude]
-        out[scope] = Ranked([h.record.session_id for h in kept], [h.score for h in kept])
-    return out
+    return {scope: ranked(service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0, project=project),
+                          exclude) for scope, service in services.items()}
 
 
 def run_history(cases: CaseSet, history: str, seed: int, embeddings, workdir: Path) -> dict[str, dict]:
@@ -79,13 +65,13 @@ def run_history(cases: CaseSet, history: str, seed: int, embeddings, workdir: Pa
     with open_sqlite_store(workdir / f"{history}-{seed}.sqlite", embeddings) as store:
         services = {scope: FixMemory(store, evidence=scope) for scope in SCOPES}
         memory = services["project"]
-        stored = _fill(memory, cases)
+        stored = {rec.id: store_case_record(memory, rec) for rec in cases.records}
         queries: list[QueryCase] = list(cases.queries)
         if history == "uncorrelated":
             counts, weights = zip(*COUNT_WEIGHTS)
             for rid, record in stored.items():
                 for n in range(rng.choices(counts, weights)[0] - 1):
-                    record = _confirm(memory, record, f"{rid}-c{n}", "replay" if rng.random() < 0.5 else "fix")
+                    record = confirm_again(memory, record, f"{rid}-c{n}", "replay" if rng.random() < 0.5 else "fix")
         else:
             rng.shuffle(queries)
         with_evidence: list[QueryCase] = []
@@ -101,7 +87,7 @@ def run_history(cases: CaseSet, history: str, seed: int, embeddings, workdir: Pa
                 rankings[scope][q.id] = ranked
             if home:  # the bug came back where it was fixed: that session confirms the record
                 kind = "replay" if rankings["project"][q.id].ids[:1] == [home] else "fix"
-                stored[home] = _confirm(memory, stored[home], f"{q.id}-again", kind)
+                stored[home] = confirm_again(memory, stored[home], f"{q.id}-again", kind)
     result = {scope: metrics(rankings[scope], cases.queries) for scope in SCOPES}
     if with_evidence:
         result["with_evidence"] = {scope: metrics(rankings[scope], with_evidence) for scope in SCOPES}

@@ -31,13 +31,14 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
-from astra_memory.bench.cases import CaseSet, QueryCase, load_cases
+from astra_memory.bench.cases import CaseSet, QueryCase, RecordCase, load_cases
 from astra_memory.bench.common import machine_info, make_progress, percentile, stopwatch
 from astra_memory.context import Context
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
 from astra_memory.stores.hybrid import deliverable, tokenize
 from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.record import FixRecord
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.symptoms import parse_failure, symptom_query
 
@@ -125,9 +126,19 @@ def distribution(values: list[float]) -> dict[str, float]:
             "max": round(max(values), 4), "mean": round(sum(values) / len(values), 4)}
 
 
-def _ranked(hits, exclude: list[str]) -> Ranked:
+def ranked(hits, exclude: list[str]) -> Ranked:
+    """Search hits as case record ids (a case record is stored with its id as the session id),
+    without the query's excluded records."""
     kept = [h for h in hits if h.record.session_id not in exclude]
     return Ranked([h.record.session_id for h in kept], [h.score for h in kept])
+
+
+def store_case_record(memory: FixMemory, rec: RecordCase) -> FixRecord:
+    """A case record stored as a session stores its fix (the symptom the ``store`` node writes)."""
+    return memory.store_fix_memory(
+        fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
+        confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=rec.diff,
+        session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
 
 
 def _shown(ranked: Ranked, min_score: float) -> list[str]:
@@ -151,21 +162,17 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task,
     with open_sqlite_store(workdir / "product.sqlite", embeddings) as store:
         memory, vector_only = FixMemory(store), FixMemory(store, hybrid=False)
         for rec in cases.records:
-            stored = memory.store_fix_memory(
-                fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
-                confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=rec.diff,
-                session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
-            texts[rec.id] = stored.embed_text
+            texts[rec.id] = store_case_record(memory, rec).embed_text
             progress.advance(task)
         for q in cases.queries:
             query = symptom_queries[q.id] = symptom_query(parse_failure(q.failure))
             for name, service in (("product", memory), ("product_vector_only", vector_only)):
                 hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
-                rankings[name][q.id] = _ranked(hits, q.exclude)
+                rankings[name][q.id] = ranked(hits, q.exclude)
             diagnosis = diagnoses.get(q.id) or _diagnosis(cases, q)
             if diagnosis:
                 hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0)
-                rankings["second_search"][q.id] = _ranked(hits, q.exclude)
+                rankings["second_search"][q.id] = ranked(hits, q.exclude)
             progress.advance(task)
     return rankings, texts, symptom_queries
 
