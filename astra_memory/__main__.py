@@ -1,3 +1,3 @@
-from astra_memory.cli import main
+from astra_memory.cli.app import main
 
 main()

@@ -66,7 +66,7 @@ class Settings:
         default_factory=lambda: os.environ.get("ASTRA_EMBEDDING_MODEL_PATH") or None
     )
     # One PostgreSQL database for checkpoints and fix memory (a team's shared backend); unset means
-    # the SQLite files under `home`. Read here, connected to only by astra_memory.backends.
+    # the SQLite files under `home`. Read here, connected to only by astra_memory.backends.open.
     database_url: str | None = field(default_factory=lambda: os.environ.get("ASTRA_DATABASE_URL") or None)
     # Fix memory on Actian VectorAI DB (host:port of its gRPC API; docker-compose.yml serves it on
     # localhost:16574). Checkpoints and the cost ledger stay where they are (SQLite, or PostgreSQL).

@@ -22,7 +22,7 @@ from astra_memory.redact import scrub
 # unconfirmed: the tests passed in the workspace but not in the fresh copy (confirm); cannot_run: the test
 # command could not run the tests (observe); needs_model: a model turn with no model to play it.
 Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model"]
-RunPhase = Literal["observe", "replay", "confirm"]
+RunPhase = Literal["observe", "replay", "test"]  # which node ran it (the fresh-copy run is state["confirm"])
 
 
 def add_counts(current: dict[str, float] | None, delta: dict[str, float] | None) -> dict[str, float]:
@@ -123,7 +123,7 @@ class ConfirmResult(TypedDict):
     exit_code: int | None
     counts: dict[str, int]
     output_tail: str
-    confirms: str  # the workspace run's outcome (state["confirmed_outcome"]) this result confirms
+    confirms: str  # the workspace run's outcome (state["passed_outcome"]) this result confirms
     edits_seen: int  # how many edits were applied to the fresh copy
     files: list[str]  # the workspace-relative files written over the snapshot
     reason: str  # why it did not confirm ("" when it did)
@@ -165,7 +165,7 @@ class AgentState(TypedDict, total=False):
     failure: FailureInfo | None  # observed failure: error type, failing tests, message, files
     memory: MemoryResult | None  # query, hits, rendered text, delivered flag
     edits: Annotated[list[EditInfo], operator.add]  # path, before/after sha256, unified diff
-    confirmed_outcome: str | None  # set by a passing test run, cleared by any edit
+    passed_outcome: str | None  # set by a passing test run, cleared by any edit
     fix: FixInfo | None  # the model's finish(): fix description and error type
     pristine: str | None  # the snapshot of the project taken before the first test run (observe)
     confirm: ConfirmResult | None  # the fresh-copy re-run that store requires (nodes/confirm.py)

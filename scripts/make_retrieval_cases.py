@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from astra_memory.bench.cases import SHIPPED_CASES  # noqa: E402
 from astra_memory.bench.corpus import solve_all  # noqa: E402
 from astra_memory.scenarios import list_scenarios  # noqa: E402
-from astra_memory.symptoms import parse_failure  # noqa: E402
+from astra_memory.testrun.symptoms import parse_failure  # noqa: E402
 
 # pytest's closing line ends with the run's duration ("4 failed in 0.14s"); fixing it at 0.00s
 # makes the file a function of the corpus alone, not of how fast this machine was today.

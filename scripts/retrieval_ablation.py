@@ -24,10 +24,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from astra_memory import symptoms as S  # noqa: E402
 from astra_memory.bench.cases import default_case_sets, load_cases  # noqa: E402
 from astra_memory.stores.embeddings import MiniLMEmbeddings  # noqa: E402
-from astra_memory.stores.hybrid import CANDIDATE_POOL, bm25_order, reciprocal_rank_fusion  # noqa: E402
+from astra_memory.stores.hybrid import (  # noqa: E402
+    CANDIDATE_POOL,
+    bm25_order,
+    reciprocal_rank_fusion,
+)
+from astra_memory.testrun import symptoms as S  # noqa: E402
 
 BEFORE = "69fab41"
 _cache: dict[str, np.ndarray] = {}
@@ -43,7 +47,7 @@ def embed(texts: list[str]) -> np.ndarray:
 
 
 def old_symptoms() -> types.ModuleType:
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE}:astra_memory/symptoms.py"],
+    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE}:astra_memory/testrun/symptoms.py"],
                             check=True, capture_output=True, text=True).stdout
     module = types.ModuleType("old_symptoms")
     sys.modules["old_symptoms"] = module  # dataclasses look their module up

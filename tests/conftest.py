@@ -48,7 +48,7 @@ def pg_url(pg_server) -> str:
 @pytest.fixture(params=BACKENDS)
 def store(request, tmp_path):
     """A memory store on each backend (a SQLite file, a PostgreSQL database), hash embeddings."""
-    from astra_memory.backends import open_memory_store
+    from astra_memory.backends.open import open_memory_store
     from astra_memory.stores.embeddings import HashEmbeddings
 
     target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
@@ -74,7 +74,7 @@ def settings(isolated_home, backend) -> Settings:
 
 @pytest.fixture
 def agent(settings):
-    from astra_memory.session import open_agent
+    from astra_memory.session.run import open_agent
 
     with open_agent(settings) as opened:
         yield opened

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import scenario_task
+from astra_memory.session.run import scenario_task
 
 
 def call(tool: str, **args) -> dict:

@@ -48,7 +48,7 @@ def test_fix_memory_on_a_live_vectorai_db():
 def test_astra_vectorai_url_selects_the_vectorai_memory(monkeypatch, tmp_path):
     """One setting picks the backend: with ASTRA_VECTORAI_URL set, the memory is opened on VectorAI DB
     (here nothing listens, so it fails clearly; without the extra it names the extra), never SQLite."""
-    from astra_memory.backends import open_backend
+    from astra_memory.backends.open import open_backend
     from astra_memory.errors import ConfigurationError
     from astra_memory.settings import Settings
 

@@ -14,7 +14,12 @@ from langgraph.types import Command
 
 from astra_memory.context import Context
 from astra_memory.rules.routing import route_after_investigate
-from astra_memory.session import StopAsking, pending_approval, resume_session, start_session
+from astra_memory.session.run import (
+    StopAsking,
+    pending_approval,
+    resume_session,
+    start_session,
+)
 from tests.conftest import ROOT, cli_env, run_cli
 from tests.helpers import ALPHA_FIX, file_text, task_with_script
 
@@ -142,7 +147,7 @@ def test_cli_without_an_answer_says_the_session_waits(settings):
 
 
 def test_cli_default_asks_only_on_a_terminal_for_your_own_project():
-    from astra_memory.cli_approval import approval_default
+    from astra_memory.cli.approval import approval_default
 
     assert approval_default(workspace_run=True, interactive=True) is True
     assert approval_default(workspace_run=True, interactive=False) is False

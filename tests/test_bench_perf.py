@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 @pytest.mark.slow
 def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch):
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
     from tests.pg import SHARED_DATABASE
 
     # The bench's PostgreSQL backend works in a throwaway schema of this database (and drops it).
@@ -53,7 +53,7 @@ def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch
 
 
 def test_unknown_backend_and_bad_sizes_are_usage_errors(tmp_path):
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
 
     runner = CliRunner()
     result = runner.invoke(app, ["bench", "perf", "--backends", "nosuch", "--out", str(tmp_path)])

@@ -14,7 +14,7 @@ from astra_memory.bench.cases import SHIPPED_CASES, CaseFileError, QueryCase, lo
 from astra_memory.bench.retrieval import Ranked, metrics, suggest_min_score
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.scenarios import list_scenarios
-from astra_memory.symptoms import parse_failure, symptom_query
+from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 
 def test_shipped_cases_are_built_from_the_corpus():
@@ -78,7 +78,7 @@ def test_case_file_problems_name_the_line(tmp_path):
     bad.write_text('{"type": "record", "id": "r1"}\n')
     with pytest.raises(CaseFileError, match="bad.jsonl:1: missing"):
         load_cases(bad)
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
 
     result = CliRunner().invoke(app, ["bench", "retrieval", "--cases", str(tmp_path / "missing.jsonl")])
     assert result.exit_code == 2 and "is not a file" in " ".join(result.output.split())
@@ -99,7 +99,7 @@ def one_torch_thread():
 @pytest.mark.slow
 @pytest.mark.minilm
 def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
 
     out = tmp_path / "results"
     result = CliRunner().invoke(app, ["bench", "retrieval", "--json", "--out", str(out), "--cases", str(SHIPPED_CASES)])

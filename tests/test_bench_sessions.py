@@ -15,7 +15,7 @@ from astra_memory.scenarios import list_scenarios
 
 @pytest.mark.slow
 def test_two_sessions_and_a_family_run(tmp_path):
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
 
     out = tmp_path / "results"
     result = CliRunner().invoke(app, ["bench", "sessions", "--sessions", "2", "--family", "unicode-casefold",
@@ -42,7 +42,7 @@ def test_two_sessions_and_a_family_run(tmp_path):
 
 
 def test_unknown_family_is_a_usage_error(tmp_path):
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
 
     result = CliRunner().invoke(app, ["bench", "sessions", "--sessions", "1", "--family", "no-such-family",
                                       "--out", str(tmp_path)])

@@ -10,11 +10,11 @@ import pytest
 
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import read_events
-from astra_memory.preflight import check_workspace
-from astra_memory.session import list_threads, start_session, workspace_task
+from astra_memory.session.preflight import check_workspace
+from astra_memory.session.run import list_threads, start_session, workspace_task
 from astra_memory.tasks import TaskInputError
-from astra_memory.testrun import run_tests
-from astra_memory.testrun_env import cannot_run, command_problem
+from astra_memory.testrun.environment import cannot_run, command_problem
+from astra_memory.testrun.run import run_tests
 from tests.conftest import cli_env, run_cli
 
 FAILING_TEST = "from app.core import answer\n\ndef test_answer():\n    assert answer() == 42\n"

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from astra_memory.backends import open_memory_store
+from astra_memory.backends.open import open_memory_store
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import NAMESPACE, FixMemory
 from astra_memory.stores.upgrade import upgrade_memory
@@ -94,7 +94,7 @@ def test_concurrent_confirmations_from_threads_lose_none(memory):
 
 WRITER = """
 import sys
-from astra_memory.backends import open_memory_store
+from astra_memory.backends.open import open_memory_store
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
 from tests.test_confirmations import confirm
@@ -209,7 +209,7 @@ def test_record_locks_stay_in_a_bounded_set_of_postgres_keys():
     import uuid
 
     from astra_memory.costs.ledger_postgres import LEDGER_LOCK_KEY
-    from astra_memory.pgconn import SETUP_LOCK_KEY
+    from astra_memory.db.postgres import SETUP_LOCK_KEY
     from astra_memory.stores.locks import LOCK_BUCKETS, RECORD_LOCK_BASE, advisory_key
 
     keys = {advisory_key(str(uuid.uuid4())) for _ in range(20_000)}

@@ -29,7 +29,7 @@ import pytest
 
 from astra_memory.events import read_events
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import list_threads, open_agent
+from astra_memory.session.run import list_threads, open_agent
 from astra_memory.settings import Settings
 from tests.conftest import BACKENDS, ROOT, cli_env, run_cli
 

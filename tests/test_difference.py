@@ -1,12 +1,17 @@
-"""How compared values differ, in general words (astra_memory/difference.py), and the delivery rule
+"""How compared values differ, in general words (astra_memory/testrun/mismatch.py), and the delivery rule
 (stores/hybrid.py: deliverable) and delivered-precision arithmetic of the retrieval bench."""
 
 from __future__ import annotations
 
 from astra_memory.bench.cases import QueryCase
 from astra_memory.bench.retrieval import delivered_metrics
-from astra_memory.difference import describe, describe_line, describe_literals, operands
 from astra_memory.stores.hybrid import deliverable
+from astra_memory.testrun.mismatch import (
+    describe,
+    describe_line,
+    describe_literals,
+    operands,
+)
 
 
 def test_operands_of_pytest_and_unittest_lines():

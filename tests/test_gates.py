@@ -12,7 +12,7 @@ from astra_memory.events import read_events
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.store import store
-from astra_memory.session import start_session
+from astra_memory.session.run import start_session
 from tests.conftest import BACKENDS
 from tests.helpers import ALPHA_FIX, FINISH, call, file_text, task_with_script
 
@@ -51,7 +51,7 @@ def test_a_model_that_edits_first_still_gets_the_memory_result_first(agent, sett
 
 def test_store_without_any_test_run_is_refused(agent, settings):
     task = task_with_script(settings, "t-gate-store")
-    state = {"task": task, "test_runs": [], "edits": [], "confirmed_outcome": OUTCOME,
+    state = {"task": task, "test_runs": [], "edits": [], "passed_outcome": OUTCOME,
              "fix": FINISH["args"], "failure": {"error_type": "AssertionError"}}
     with pytest.raises(ConfirmedFixGateError):
         store(state, runtime(agent))
@@ -62,12 +62,12 @@ def test_store_after_an_edit_that_followed_the_passing_run_is_refused(agent, set
     task = task_with_script(settings, "t-gate-post-edit")
     passing = {"passed": True, "outcome": OUTCOME, "edits_seen": 1}
     edits = [{"path": "app/settings.py", "diff": "", "before_sha256": "a", "after_sha256": "b"}] * 2
-    state = {"task": task, "test_runs": [passing], "edits": edits, "confirmed_outcome": OUTCOME,
+    state = {"task": task, "test_runs": [passing], "edits": edits, "passed_outcome": OUTCOME,
              "fix": FINISH["args"], "failure": {"error_type": "AssertionError"}}
     with pytest.raises(ConfirmedFixGateError):
         store(state, runtime(agent))
     with pytest.raises(ConfirmedFixGateError):  # an invented outcome string is not the run's
-        store({**state, "edits": edits[:1], "confirmed_outcome": "pytest passed with exit code 0 (9 passed)"},
+        store({**state, "edits": edits[:1], "passed_outcome": "pytest passed with exit code 0 (9 passed)"},
               runtime(agent))
     assert agent.memory.count() == 0
 

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from astra_memory.graph import graph
-from astra_memory.graph.picture import BEGIN, END, GATES, mermaid, readme_block, update_readme
+from astra_memory.graph.picture import (
+    BEGIN,
+    END,
+    GATES,
+    mermaid,
+    readme_block,
+    update_readme,
+)
 from tests.conftest import ROOT, run_cli
 
 

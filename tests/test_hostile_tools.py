@@ -7,11 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from astra_memory.errors import AgentLimitError, ConfirmedFixGateError, MemoryGateError, WorkspaceError
+from astra_memory.errors import (
+    AgentLimitError,
+    ConfirmedFixGateError,
+    MemoryGateError,
+    WorkspaceError,
+)
 from astra_memory.nodes.edit import journal_name
-from astra_memory.session import start_session
+from astra_memory.session.run import start_session
 from astra_memory.tools.guard import MAX_RESULT_CHARS, bound_text, call_guarded
-from astra_memory.workspace import Workspace
+from astra_memory.workspace.files import Workspace
 from tests.conftest import ROOT
 from tests.helpers import ALPHA_FIX, FINISH, call, task_with_script
 
@@ -51,7 +56,7 @@ def test_a_hostile_script_gets_observations_and_the_session_goes_on(agent, setti
 
 def test_a_catastrophic_pattern_on_a_long_line_returns(tmp_path):
     (tmp_path / "long.txt").write_text("a" * 100_000 + "\n" + "aaab\n")
-    code = ("import sys; from astra_memory.workspace import Workspace; "
+    code = ("import sys; from astra_memory.workspace.files import Workspace; "
             "print(Workspace(sys.argv[1]).search_code('(a*)*b'))")
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
                           timeout=60, cwd=ROOT)  # backtracking `re` does not end within the hour

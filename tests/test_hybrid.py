@@ -3,7 +3,13 @@ known inputs; the store-level behaviour is in test_memory.py (both backends)."""
 
 from __future__ import annotations
 
-from astra_memory.stores.hybrid import RRF_K, bm25_order, hybrid_order, reciprocal_rank_fusion, tokenize
+from astra_memory.stores.hybrid import (
+    RRF_K,
+    bm25_order,
+    hybrid_order,
+    reciprocal_rank_fusion,
+    tokenize,
+)
 
 
 def test_reciprocal_rank_fusion_sums_reciprocal_ranks():

@@ -37,11 +37,11 @@ def test_each_module_imports_first_without_a_cycle():
 
 
 def test_the_memory_commands_do_not_load_the_graph():
-    """`memory search` opens only the store (astra_memory/memory_only.py): the graph, the nodes and the
+    """`memory search` opens only the store (astra_memory/backends/memory_only.py): the graph, the nodes and the
     model client stay unimported (they cost a cold start time it never uses)."""
-    probe = ("import sys, astra_memory.cli, astra_memory.memory_only; "
+    probe = ("import sys, astra_memory.cli.app, astra_memory.backends.memory_only; "
              "print(sorted(m for m in ('langgraph.graph', 'astra_memory.graph', 'astra_memory.nodes', "
-             "'astra_memory.session', 'langchain_openai', 'sentence_transformers', 'torch') if m in sys.modules))")
+             "'astra_memory.session.run', 'langchain_openai', 'sentence_transformers', 'torch') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

@@ -10,10 +10,14 @@ import time
 
 import pytest
 
-from astra_memory import pgconn
 from astra_memory.checkpoints import leases
-from astra_memory.checkpoints.leases import (PostgresThreadTables, ThreadBusyError, open_sqlite_thread_tables,
-                                             setup_postgres)
+from astra_memory.checkpoints.leases import (
+    PostgresThreadTables,
+    ThreadBusyError,
+    open_sqlite_thread_tables,
+    setup_postgres,
+)
+from astra_memory.db import postgres as pgconn
 from tests.conftest import BACKENDS
 
 

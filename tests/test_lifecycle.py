@@ -7,7 +7,7 @@ import pytest
 
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
-from astra_memory.session import start_session, workspace_task
+from astra_memory.session.run import start_session, workspace_task
 from astra_memory.stores.format import format_hits
 from astra_memory.stores.lifecycle import invalidate, stale_notes, supersede_earlier
 from astra_memory.stores.memory import FixMemory

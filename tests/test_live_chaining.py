@@ -9,7 +9,7 @@ import signal
 import pytest
 from typer.testing import CliRunner
 
-from astra_memory.cli import app
+from astra_memory.cli.app import app
 from astra_memory.context import Context
 from astra_memory.costs.prices import Price, price_for
 from astra_memory.errors import ConfigurationError

@@ -13,14 +13,25 @@ import pytest
 from langchain_core.messages import ToolMessage
 from typer.testing import CliRunner
 
-from astra_memory.cli import app
+from astra_memory.cli.app import app
 from astra_memory.context import Context
 from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
 from astra_memory.models.transcript import read_transcript
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import open_agent, open_memory, scenario_task, start_session
+from astra_memory.session.run import (
+    open_agent,
+    open_memory,
+    scenario_task,
+    start_session,
+)
 from tests.conftest import BACKENDS, cli_env, run_cli
-from tests.openai_server import DEFAULT_KEY, OpenAIServer, http_error, script_from_solution, tool_call
+from tests.openai_server import (
+    DEFAULT_KEY,
+    OpenAIServer,
+    http_error,
+    script_from_solution,
+    tool_call,
+)
 
 pytestmark = pytest.mark.live_wire
 
@@ -83,7 +94,7 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
     # The stored memory, the ledger, the transcript.
     with open_memory(settings) as memory:
         record = memory.get(summary["stored_memory_id"])
-    assert record is not None and record.model == MODEL and record.outcome == summary["confirmed_outcome"]
+    assert record is not None and record.model == MODEL and record.outcome == summary["passed_outcome"]
     with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
         rows = ledger.requests("live-1")
         usage = ledger.session("live-1")

@@ -10,7 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import open_agent, resume_session, scenario_task, start_session
+from astra_memory.session.run import (
+    open_agent,
+    resume_session,
+    scenario_task,
+    start_session,
+)
 from tests.conftest import ROOT, cli_env
 
 SESSIONS = 8
@@ -72,7 +77,7 @@ def test_processes_opening_fresh_sqlite_files_at_once_all_succeed(tmp_path):
     # Seen in CI with 8 processes on fresh files: SqliteStore.setup() applying migration 0 twice
     # (UNIQUE constraint failed: vector_migrations.v), and the switch to WAL failing at once with
     # "database is locked". Memory, checkpoints and ledger now open under a set-up file lock
-    # (astra_memory/setup_lock.py).
+    # (astra_memory/db/setup_lock.py).
     ctx = multiprocessing.get_context("spawn")
     with ctx.Manager() as manager, ctx.Pool(SESSIONS) as pool:
         for round_ in range(4):  # without the lock, most rounds fail on this machine

@@ -23,7 +23,7 @@ OUTCOME = "pytest passed with exit code 0 (4 passed)"
 
 @pytest.fixture(params=BACKENDS)
 def memory(request, tmp_path):
-    from astra_memory.backends import open_memory_store
+    from astra_memory.backends.open import open_memory_store
 
     target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
     with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:

@@ -20,7 +20,13 @@ from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import read_events
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import list_threads, open_agent, open_memory, scenario_task, start_session
+from astra_memory.session.run import (
+    list_threads,
+    open_agent,
+    open_memory,
+    scenario_task,
+    start_session,
+)
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
@@ -128,7 +134,9 @@ def test_whole_sessions_alpha_then_beta_share_one_postgres_memory(pg_settings):
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 def test_eight_threads_of_one_agent_share_its_connection_pool(agent, settings, backend):
     """tests/test_load.py's in-process case on PostgreSQL: one agent (one pool), eight graph threads."""
-    from tests.test_load import test_one_process_runs_eight_threads_of_the_compiled_graph as eight_threads
+    from tests.test_load import (
+        test_one_process_runs_eight_threads_of_the_compiled_graph as eight_threads,
+    )
 
     eight_threads(agent, settings)
 
@@ -136,7 +144,7 @@ def test_eight_threads_of_one_agent_share_its_connection_pool(agent, settings, b
 # -- memory migrate ---------------------------------------------------------------------------------
 
 def _fill(target, n: int) -> dict[str, str]:
-    from astra_memory.backends import open_memory_store
+    from astra_memory.backends.open import open_memory_store
 
     with open_memory_store(target, HashEmbeddings(), setting="test") as opened:
         memory = FixMemory(opened.store, min_score=-1)
@@ -157,8 +165,8 @@ def _fill(target, n: int) -> dict[str, str]:
 
 
 def _snapshot(target) -> tuple[dict, dict]:
-    from astra_memory.backends import open_memory_store
-    from astra_memory.backend_copy import stored_vectors
+    from astra_memory.backends.copy import stored_vectors
+    from astra_memory.backends.open import open_memory_store
 
     with open_memory_store(target, HashEmbeddings(), setting="test") as opened:
         memory = FixMemory(opened.store, min_score=-1)
@@ -170,7 +178,7 @@ def _snapshot(target) -> tuple[dict, dict]:
 
 
 def test_migrate_moves_records_ids_and_vectors_both_ways(pg_url, tmp_path):
-    from astra_memory.backend_copy import migrate
+    from astra_memory.backends.copy import migrate
 
     source = tmp_path / "team.sqlite"
     _fill(source, 120)
@@ -209,7 +217,7 @@ def test_migrate_cli_then_the_team_reads_it_through_database_url(pg_url, tmp_pat
 
 
 def test_migrate_refusals_are_clear(pg_url, tmp_path):
-    from astra_memory.backend_copy import migrate
+    from astra_memory.backends.copy import migrate
 
     with pytest.raises(ConfigurationError, match="no such memory file"):
         migrate(tmp_path / "nope.sqlite", pg_url, HashEmbeddings())

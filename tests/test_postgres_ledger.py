@@ -33,7 +33,7 @@ def ledger_url(pg_url, monkeypatch) -> str:
 
 @pytest.fixture
 def ledger(ledger_url):
-    from astra_memory.backends import open_cost_ledger
+    from astra_memory.backends.open import open_cost_ledger
     from astra_memory.settings import Settings
 
     with open_cost_ledger(Settings()) as opened:
@@ -42,7 +42,7 @@ def ledger(ledger_url):
 
 
 OPEN = """
-from astra_memory.backends import open_cost_ledger
+from astra_memory.backends.open import open_cost_ledger
 from astra_memory.settings import Settings
 """
 

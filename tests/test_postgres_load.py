@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from astra_memory.session import list_threads, open_agent, resume_session
+from astra_memory.session.run import list_threads, open_agent, resume_session
 from astra_memory.settings import Settings
 from tests.conftest import ROOT, cli_env
 
@@ -26,7 +26,7 @@ CRASHED = 4  # the last four workers are killed mid-session
 
 RESUMER = """
 import json, sys
-from astra_memory.session import open_agent, resume_session
+from astra_memory.session.run import open_agent, resume_session
 from astra_memory.settings import Settings
 out = {}
 with open_agent(Settings()) as agent:

@@ -10,7 +10,7 @@ import pytest
 
 from astra_memory.events import read_events
 from astra_memory.redact import REDACTED, scrub, scrub_data
-from astra_memory.session import start_session
+from astra_memory.session.run import start_session
 from tests.helpers import ALPHA_FIX, call, task_with_script
 
 # Fake credentials in each provider's published shape, built from parts so that no scanner of this

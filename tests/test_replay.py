@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from astra_memory.context import Context
-from astra_memory.replaying import ReplayRefused, plan_patch
 from astra_memory.rules.routing import route_after_replay
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import start_session, workspace_task
-from astra_memory.workspace import Workspace
+from astra_memory.session.run import start_session, workspace_task
+from astra_memory.workspace.files import Workspace
+from astra_memory.workspace.patch import ReplayRefused, plan_patch
 from tests.conftest import BACKENDS, cli_env, run_cli
 from tests.helpers import task_with_script
 
@@ -77,8 +77,8 @@ def test_plan_finds_hunks_at_other_offsets_and_refuses_what_differs(tmp_path):
 
 def test_route_after_replay_is_the_confirmed_fix_gate():
     run = {"passed": True, "outcome": "ok", "edits_seen": 1}
-    assert route_after_replay({"test_runs": [run], "confirmed_outcome": "ok", "edits": [{}]}) == "confirm"
-    assert route_after_replay({"test_runs": [run], "confirmed_outcome": "ok", "edits": [{}, {}]}) == "investigate"
+    assert route_after_replay({"test_runs": [run], "passed_outcome": "ok", "edits": [{}]}) == "confirm"
+    assert route_after_replay({"test_runs": [run], "passed_outcome": "ok", "edits": [{}, {}]}) == "investigate"
     assert route_after_replay({"status": "failed"}) == "report"
     assert route_after_replay({}) == "investigate"
 

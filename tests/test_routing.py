@@ -2,7 +2,7 @@
 
 from langchain_core.messages import AIMessage
 
-from astra_memory.rules.gates import fix_confirmed, fix_reconfirmed
+from astra_memory.rules.gates import fix_confirmed, workspace_passed
 from astra_memory.rules.routing import (
     route_after_confirm,
     route_after_investigate,
@@ -47,13 +47,13 @@ PASS = {"passed": True, "outcome": "pytest passed with exit code 0 (4 passed)", 
 
 
 def test_confirm_only_after_a_passing_run_with_no_later_edit():
-    confirmed = {"test_runs": [PASS], "edits": [{}], "confirmed_outcome": PASS["outcome"]}
-    assert fix_confirmed(confirmed) and route_after_test(confirmed) == "confirm"
+    confirmed = {"test_runs": [PASS], "edits": [{}], "passed_outcome": PASS["outcome"]}
+    assert workspace_passed(confirmed) and route_after_test(confirmed) == "confirm"
     after_edit = {**confirmed, "edits": [{}, {}]}
-    assert not fix_confirmed(after_edit) and route_after_test(after_edit) == "investigate"
-    invented = {**confirmed, "confirmed_outcome": "pytest passed with exit code 0 (99 passed)"}
+    assert not workspace_passed(after_edit) and route_after_test(after_edit) == "investigate"
+    invented = {**confirmed, "passed_outcome": "pytest passed with exit code 0 (99 passed)"}
     assert route_after_test(invented) == "investigate"
-    failing = {"test_runs": [{**PASS, "passed": False}], "edits": [{}], "confirmed_outcome": None}
+    failing = {"test_runs": [{**PASS, "passed": False}], "edits": [{}], "passed_outcome": None}
     assert route_after_test(failing) == "investigate"
     assert route_after_test({**failing, "status": "failed"}) == "report"
 
@@ -62,8 +62,8 @@ FRESH = {"passed": True, "outcome": PASS["outcome"], "confirms": PASS["outcome"]
 
 
 def test_store_only_after_the_fresh_copy_passed_for_the_same_edits():
-    confirmed = {"test_runs": [PASS], "edits": [{}], "confirmed_outcome": PASS["outcome"], "confirm": FRESH}
-    assert fix_reconfirmed(confirmed) and route_after_confirm(confirmed) == "store"
+    confirmed = {"test_runs": [PASS], "edits": [{}], "passed_outcome": PASS["outcome"], "confirm": FRESH}
+    assert fix_confirmed(confirmed) and route_after_confirm(confirmed) == "store"
     assert route_after_confirm({**confirmed, "confirm": None}) == "report"
     assert route_after_confirm({**confirmed, "confirm": {**FRESH, "passed": False}}) == "report"
     assert route_after_confirm({**confirmed, "confirm": {**FRESH, "outcome": ""}}) == "report"

@@ -12,10 +12,10 @@ from pydantic import Field
 from astra_memory.context import Context
 from astra_memory.events import read_events
 from astra_memory.models.live import live_chat_model
-from astra_memory.prompts import system_prompt
+from astra_memory.models.prompts import system_prompt
 from astra_memory.rules.limits import LIMITS, check_limits
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import open_agent, start_session
+from astra_memory.session.run import open_agent, start_session
 from astra_memory.settings import Settings
 from astra_memory.tools.args import ToolArgs
 from astra_memory.tools.registry import TOOLS, Tool, ToolKind, openai_tool_specs

@@ -49,7 +49,7 @@ def test_tests_fail_on_template_and_pass_after_the_scripted_fix(solved, name):
 def test_scenarios_command_lists_every_scenario():
     from typer.testing import CliRunner
 
-    from astra_memory.cli import app
+    from astra_memory.cli.app import app
 
     result = CliRunner().invoke(app, ["scenarios", "--json"])
     assert result.exit_code == 0, result.output

@@ -9,7 +9,7 @@ from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError, ScenarioError
 from astra_memory.graph import builder
 from astra_memory.scenarios import list_scenarios, load_scenario
-from astra_memory.session import start_session, workspace_task
+from astra_memory.session.run import start_session, workspace_task
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
@@ -25,9 +25,9 @@ def test_graph_invoke_from_a_plain_script(tmp_path, settings):
         final = graph.invoke({"task": task}, config={"configurable": {"thread_id": "script-thread"}},
                              context=Context(), durability="sync")
         assert final["status"] == "fixed"
-        assert final["confirmed_outcome"] == "pytest passed with exit code 0 (4 passed)"
+        assert final["passed_outcome"] == "pytest passed with exit code 0 (4 passed)"
         record = FixMemory(store).get(final["stored_memory_id"])
-        assert record.outcome == final["confirmed_outcome"]  # stored verbatim
+        assert record.outcome == final["passed_outcome"]  # stored verbatim
         assert record.file_paths == ["app/settings.py"] and "+    return [origin.strip()" in record.diff
         assert record.model == "scripted"
     assert not (load_scenario("alpha").template / "app" / "settings.py").read_text().count("strip()")

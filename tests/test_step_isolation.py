@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from astra_memory.step_isolation import isolation_mode
-from astra_memory.testrun import MAX_OUTPUT_BYTES, run_tests
+from astra_memory.testrun.isolation import isolation_mode
+from astra_memory.testrun.run import MAX_OUTPUT_BYTES, run_tests
 from tests.conftest import ROOT
 
 # The fallback is tested everywhere; the PID namespace wherever `unshare` is allowed (it is in CI and here).
@@ -93,7 +93,7 @@ def test_tests_die_when_the_agent_is_killed(tmp_path, mode):
     marker = f"astra-{uuid.uuid4().hex}"
     command = spawner(tmp_path, marker, then="time.sleep(1000)")
     agent = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from astra_memory.testrun import run_tests; "
+        [sys.executable, "-c", "import sys; from astra_memory.testrun.run import run_tests; "
                                "run_tests(sys.argv[1], sys.argv[2], timeout_s=300, isolation=sys.argv[3])",
          str(tmp_path), command, mode], cwd=ROOT)
     try:
@@ -108,7 +108,7 @@ def test_tests_die_when_the_agent_is_killed(tmp_path, mode):
 
 
 def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, settings, tmp_path):
-    from astra_memory.session import start_session, workspace_task
+    from astra_memory.session.run import start_session, workspace_task
 
     (tmp_path / "proj").mkdir()
     final = start_session(agent, workspace_task(tmp_path / "proj", "yes", settings, "t-yes"))

@@ -165,7 +165,7 @@ def test_minimal_inputs_run_and_beta_finds_alpha_before_its_first_edit(server, c
     workspace = Path(final["task"]["workspace"])
     assert workspace == server.data_home / "astra-memory" / "runs" / alpha / "workspace"
     stored = client.store.get_item(list(NAMESPACE), key=final["stored_memory_id"])
-    assert stored["value"]["session_id"] == alpha and stored["value"]["outcome"] == final["confirmed_outcome"]
+    assert stored["value"]["session_id"] == alpha and stored["value"]["outcome"] == final["passed_outcome"]
 
     # 2. The user's own project (here: a copy of beta's) from a workspace and a test command; the
     #    scripted model needs the turns it plays, so they are given too. Edits wait for approval.

@@ -1,9 +1,14 @@
-"""Symptom extraction (astra_memory/symptoms.py) on hand-written test output: each kind of noise a
+"""Symptom extraction (astra_memory/testrun/symptoms.py) on hand-written test output: each kind of noise a
 real suite adds, and each part of a failure that identifies the bug."""
 
 from __future__ import annotations
 
-from astra_memory.symptoms import is_library_path, parse_failure, strip_ansi, symptom_query
+from astra_memory.testrun.symptoms import (
+    is_library_path,
+    parse_failure,
+    strip_ansi,
+    symptom_query,
+)
 
 ESC = "\x1b"
 

@@ -1,7 +1,7 @@
 import sys
 
-from astra_memory.symptoms import parse_failure, symptom_query
-from astra_memory.testrun import outcome_string, parse_counts, run_tests
+from astra_memory.testrun.run import outcome_string, parse_counts, run_tests
+from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 
 def _project(tmp_path, test_body: str):

@@ -11,7 +11,7 @@ from langgraph.store.memory import InMemoryStore
 
 from astra_memory.graph import builder
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import new_thread_id, resume_session, start_session
+from astra_memory.session.run import new_thread_id, resume_session, start_session
 from astra_memory.settings import Settings
 from astra_memory.thread_names import InvalidThreadIdError, check_thread_id, slug
 from tests.conftest import cli_env, run_cli

@@ -17,9 +17,9 @@ from astra_memory.context import Context
 from astra_memory.errors import ConfirmedFixGateError
 from astra_memory.events import read_events
 from astra_memory.nodes.store import store
-from astra_memory.protected import ProtectedPaths, command_files
-from astra_memory.session import start_session
-from astra_memory.workspace import Workspace
+from astra_memory.session.run import start_session
+from astra_memory.workspace.files import Workspace
+from astra_memory.workspace.protected import ProtectedPaths, command_files
 from tests.helpers import ALPHA_FIX, FINISH, call, file_text, task_with_script
 
 PASS_EVERYTHING = '''import pytest
@@ -93,7 +93,7 @@ def test_a_fix_that_passes_only_in_the_agents_workspace_ends_unconfirmed(agent, 
     final = start_session(agent, task)
     # In the workspace the planted conftest.py made the second run pass ...
     assert (Path(task["workspace"]) / "conftest.py").exists()
-    assert final["test_runs"][-1]["passed"] and final["confirmed_outcome"]
+    assert final["test_runs"][-1]["passed"] and final["passed_outcome"]
     # ... but the fresh copy of the pre-session project, with only the session's edit, fails.
     assert final["status"] == "unconfirmed"
     assert "fresh copy" in final["reason"] and "failed with exit code 1" in final["reason"]
@@ -139,7 +139,7 @@ def test_store_requires_the_fresh_copy_result(agent, settings):
     outcome = "pytest passed with exit code 0 (4 passed)"
     state = {"task": task, "test_runs": [{"passed": True, "outcome": outcome, "edits_seen": 1}],
              "edits": [{"path": "app/settings.py", "diff": "", "before_sha256": "a", "after_sha256": "b"}],
-             "confirmed_outcome": outcome, "fix": FINISH["args"], "failure": {"error_type": "AssertionError"}}
+             "passed_outcome": outcome, "fix": FINISH["args"], "failure": {"error_type": "AssertionError"}}
     runtime = Runtime(context=Context(), store=agent.memory.store)
     fresh = {"passed": True, "outcome": outcome, "confirms": outcome, "edits_seen": 1}
     for confirm in (None, {**fresh, "passed": False}, {**fresh, "edits_seen": 0}):

@@ -3,7 +3,7 @@ import os
 import pytest
 
 from astra_memory.errors import WorkspaceError
-from astra_memory.workspace import Workspace, sha256_text
+from astra_memory.workspace.files import Workspace, sha256_text
 
 
 @pytest.fixture

@@ -200,7 +200,12 @@ def evidence(
     """Outcome-aware ranking with and without: evidence off / this project's records / every record."""
     from astra_memory.bench.cases import default_case_sets
     from astra_memory.bench.common import make_progress, results_dir
-    from astra_memory.bench.evidence import HEADER, evidence_rows, run_evidence, write_evidence
+    from astra_memory.bench.evidence import (
+        HEADER,
+        evidence_rows,
+        run_evidence,
+        write_evidence,
+    )
 
     sets = _set_names(cases) if cases else default_case_sets()
     try:

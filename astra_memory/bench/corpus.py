@@ -4,7 +4,7 @@ The retrieval cases and the scenario check both need the same two facts about a 
 its tests print on the untouched template (the failure a session observes first), and whether the
 scripted ``apply_edit`` steps, applied through the same confined ``Workspace.apply_edit`` the
 agent's edit node uses, make every test pass. Running the tests goes through
-``astra_memory.testrun.run_tests`` with the scenario's own environment, exactly as ``observe`` does.
+``astra_memory.testrun.run.run_tests`` with the scenario's own environment, exactly as ``observe`` does.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from astra_memory.scenarios import Scenario
-from astra_memory.testrun import TestRun, run_tests
-from astra_memory.workspace import Workspace
+from astra_memory.testrun.run import TestRun, run_tests
+from astra_memory.workspace.files import Workspace
 
 
 @dataclass

@@ -16,195 +16,80 @@
    model load, one search), next to ``astra-memory --help`` (interpreter and CLI imports only).
 
 Backends: ``BACKENDS`` maps a name to a context manager that yields a set-up ``BaseStore`` for a
-given folder and embeddings. Only ``sqlite`` is built here; another module (e.g.
-``astra_memory/bench/perf_postgres.py``) can add an entry with :func:`register_backend`, and
-``--backends sqlite,postgres`` then measures both in the same run. A backend may also bring
-``row_metrics``, measured on its store at each size and merged into its latency rows: PostgreSQL
-adds ``hnsw`` (recall@3 of its HNSW search against exact search on the same queries).
+given folder and embeddings (``perf_vectors.sqlite_backend``); ``resolve_backend("postgres")``
+imports ``perf_postgres`` only when asked, and ``--backends sqlite,postgres`` then measures both in
+the same run. A backend may also bring row metrics, measured on its store at each size and merged
+into its latency rows: PostgreSQL adds ``hnsw`` (recall@3 of its HNSW search against exact search
+on the same queries).
 """
 
 from __future__ import annotations
 
-import importlib
 import os
-import re
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.store.base import PutOp
 
-from astra_memory.bench.cases import SHIPPED_CASES, load_cases
 from astra_memory.bench.common import machine_info, make_progress, stopwatch, summary_ms
+from astra_memory.bench.perf_vectors import (
+    NAMESPACE,
+    NOISE_SIGMA,
+    PrecomputedEmbeddings,
+    corpus_texts,
+    noisy_vectors,
+    put_vectors,
+    real_queries,
+    record_template,
+    sqlite_backend,
+    timed,
+)
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.graph import builder
-from astra_memory.scenarios import list_scenarios, load_scenario
-from astra_memory.session import Agent, scenario_task, start_session
+from astra_memory.scenarios import load_scenario
+from astra_memory.session.run import Agent, scenario_task, start_session
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.record import utc_now, validate_record
 from astra_memory.stores.sqlite import open_sqlite_store
-from astra_memory.symptoms import parse_failure, symptom_query
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
-NOISE_SIGMA = 0.02  # per dimension; a noisy copy keeps a cosine of about 0.93 to its source text
-PUT_BATCH = 1_000
 COLD_START_QUERY = "AssertionError: second origin rejected after comma"
-NAMESPACE = ("astra", "fixes")
 BackendFactory = Callable[[Path, Embeddings], AbstractContextManager]
 RowMetrics = Callable[[Any, list[str]], dict[str, Any]]  # (store, query texts) -> fields for the row
 
 
-@contextmanager
-def _sqlite_backend(folder: Path, embeddings: Embeddings) -> Iterator[Any]:
-
-    with open_sqlite_store(folder / "memory.sqlite", embeddings) as store:
-        yield store
+BACKENDS: dict[str, BackendFactory] = {"sqlite": sqlite_backend}
 
 
-BACKENDS: dict[str, BackendFactory] = {"sqlite": _sqlite_backend}
-ROW_METRICS: dict[str, RowMetrics] = {}
-# Modules that register more backends when imported (a missing one is reported, not fatal).
-OPTIONAL_BACKEND_MODULES = {"postgres": "astra_memory.bench.perf_postgres"}
-
-
-def register_backend(name: str, factory: BackendFactory, row_metrics: RowMetrics | None = None) -> None:
-    """Add a memory backend to the latency comparison (hook for e.g. ``perf_postgres``), with the
-    extra measurements its rows carry, if any."""
-    BACKENDS[name] = factory
-    if row_metrics is not None:
-        ROW_METRICS[name] = row_metrics
-
-
-def resolve_backend(name: str) -> BackendFactory:
-    if name not in BACKENDS and name in OPTIONAL_BACKEND_MODULES:
+def resolve_backend(name: str) -> tuple[BackendFactory, RowMetrics | None]:
+    """A backend's factory and the extra measurements its rows carry. PostgreSQL is imported only when
+    asked for (its driver is an optional extra; a missing one is reported, not fatal)."""
+    if name == "postgres":
         try:
-            importlib.import_module(OPTIONAL_BACKEND_MODULES[name])
+            from astra_memory.bench import perf_postgres
         except ImportError as exc:
-
             raise ConfigurationError(f"backend {name!r} is not available: {exc}") from None
+        return perf_postgres.postgres_backend, perf_postgres.perf_row_metrics
     if name not in BACKENDS:
-
-        raise ConfigurationError(f"unknown backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
-    return BACKENDS[name]
-
-
-class PrecomputedEmbeddings(Embeddings):
-    """Vectors looked up by text; texts not in the table go to the real model.
-
-    Record texts and warm query texts are in the table, so puts and the timed vector searches do
-    no model work; a query that is not in the table is embedded by MiniLM as in a session.
-    """
-
-    def __init__(self, model: Embeddings):
-        self.model = model
-        self.table: dict[str, list[float]] = {}
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        missing = [t for t in texts if t not in self.table]
-        computed = dict(zip(missing, self.model.embed_documents(missing))) if missing else {}
-        return [self.table[t] if t in self.table else computed[t] for t in texts]  # never cached
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+        raise ConfigurationError(f"unknown backend {name!r}; known: postgres, {', '.join(sorted(BACKENDS))}")
+    return BACKENDS[name], None
 
 
-# -- realistic texts and vectors ------------------------------------------------------------------
-
-def corpus_texts(limit: int = 400) -> list[str]:
-    """A few hundred real texts from the bundled scenarios: titles, prompts, fixes, test and source functions."""
-    texts: list[str] = []
-    for scenario in list_scenarios():
-        texts += [scenario.title, scenario.prompt]
-        texts += [s["args"].get("fix_description", "") for s in scenario.solution if s["tool"] == "finish"]
-        for path in sorted(scenario.template.rglob("*.py")):
-            source = path.read_text(encoding="utf-8")
-            texts += [chunk.strip() for chunk in re.split(r"\n(?=def |class )", source) if len(chunk.strip()) > 40]
-    unique = list(dict.fromkeys(t for t in texts if t))
-    return unique[:limit]
-
-
-def noisy_vectors(base, count: int, seed: int = 7, start: int = 0):
-    """``count`` unit vectors: base vectors in turn, each with Gaussian noise, re-normalised."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed + start)
-    picks = (np.arange(start, start + count) % len(base))
-    vectors = base[picks] + rng.normal(0.0, NOISE_SIGMA, size=(count, base.shape[1])).astype(np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors.astype(np.float32), picks
-
-
-def record_value(template: dict, text: str, index: int) -> dict:
-    """A full, valid record value (as ``FixRecord.to_store_value`` writes it), unique per index."""
-    value = dict(template)
-    value["memory_id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, f"astra-perf-{index}"))
-    value["symptom"] = f"{text[:600]} [synthetic record {index}]"
-    value["session_id"] = value["thread_id"] = f"perf-{index}"
-    value["embed_text"] = f"{value['symptom']}\nFix: {value['fix_description']}"
-    return value
-
-
-def put_vectors(store, embeddings, template: dict, texts: list[str], vectors, picks, start: int,
-                ids: list[str]) -> Iterator[int]:
-    """Insert precomputed vectors through the store's own put path, one batch at a time.
-
-    Appends each record id to ``ids`` and yields each batch's size (for progress).
-    """
-
-    for offset in range(0, len(vectors), PUT_BATCH):
-        ops = []
-        for j in range(offset, min(offset + PUT_BATCH, len(vectors))):
-            value = record_value(template, texts[picks[j]], start + j)
-            embeddings.table[value["embed_text"]] = vectors[j].tolist()
-            ids.append(value["memory_id"])
-            ops.append(PutOp(NAMESPACE, value["memory_id"], value, index=["embed_text"]))
-        store.batch(ops)
-        for op in ops:  # the table only needs a vector until its put has run
-            embeddings.table.pop(op.value["embed_text"], None)
-        yield len(ops)
-
-
-def _record_template() -> dict:
-
-    now = utc_now()
-    record = validate_record({
-        "memory_id": str(uuid.uuid4()), "symptom": "placeholder", "error_type": "AssertionError",
-        "file_paths": ["app/module.py"], "outcome": "pytest passed with exit code 0 (4 passed)",
-        "fix_description": "Strip whitespace around each comma-separated entry before comparing it "
-                           "(synthetic record for the perf bench).",
-        "diff": "--- a/app/module.py\n+++ b/app/module.py\n@@ -1 +1 @@\n-    return raw.split(',')\n"
-                "+    return [p.strip() for p in raw.split(',')]\n",
-        "timestamp": now, "updated_at": now, "session_id": "perf", "thread_id": "perf", "project": "perf-bench",
-        "model": "synthetic"})
-    return record.to_store_value()
 
 
 # -- 1. search latency ------------------------------------------------------------------------------
-
-def _timed(fn: Callable[[], Any], repeats: int, warmup: int = 2) -> list[float]:
-    for _ in range(warmup):
-        fn()
-    out = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - started)
-    return out
-
 
 def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model: Embeddings,
                    queries: list[str], progress, workdir: Path) -> dict[str, Any]:
@@ -220,12 +105,12 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
 
     # Query vectors precomputed (the vector-search timing); the embedding is timed on its own.
     query_vectors = np.asarray(model.embed_documents(queries), dtype=np.float32)
-    template = _record_template()
+    template = record_template()
     rows: list[dict[str, Any]] = []
     build: dict[str, Any] = {}
     cycle = iter(range(10**9))  # one counter for the whole run: no query text is ever repeated
     for backend in backends:
-        factory = resolve_backend(backend)
+        factory, row_metrics = resolve_backend(backend)
         embeddings = PrecomputedEmbeddings(model)
         for text, vector in zip(queries, query_vectors):
             embeddings.table[text] = vector.tolist()
@@ -270,19 +155,19 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
                     model.embed_query(f"{queries[n % len(queries)]} ({n})")
 
                 # Measured per size, between the searches, so all parts see the same machine state.
-                embed_times = _timed(embed_only, repeats)
-                vector_times = _timed(store_search, repeats)
+                embed_times = timed(embed_only, repeats)
+                vector_times = timed(store_search, repeats)
                 progress.advance(task, repeats)
                 with _one_blas_thread():  # like the SQLite query: one core per search
-                    numpy_times = _timed(numpy_search, repeats)
-                e2e_times = _timed(end_to_end, repeats, warmup=1)
+                    numpy_times = timed(numpy_search, repeats)
+                e2e_times = timed(end_to_end, repeats, warmup=1)
                 agree = 0
                 for q, vec in zip(queries, qv):
                     got = [i.key for i in store.search(NAMESPACE, query=q, limit=3)]
                     scores = all_vectors @ vec
                     want = [ids[i] for i in np.argsort(-scores)[:3]]
                     agree += got == want
-                extra = ROW_METRICS[backend](store, queries) if backend in ROW_METRICS else {}
+                extra = row_metrics(store, queries) if row_metrics else {}
                 rows.append({"backend": backend, "records": size,
                              "embedding": summary_ms(embed_times), "vector_search": summary_ms(vector_times),
                              "numpy_exact": summary_ms(numpy_times), "end_to_end": summary_ms(e2e_times),
@@ -433,16 +318,6 @@ def cold_start(repeats: int, *, progress, workdir: Path, query: str, seed_record
 
 # -- the bench ----------------------------------------------------------------------------------------
 
-def _real_queries(cases_path: str | Path | None = None, limit: int = 20) -> tuple[list[str], list[dict]]:
-    """Symptom queries and storable records from the retrieval cases (real failures; default: shipped)."""
-    cases = load_cases(cases_path or SHIPPED_CASES)
-    queries = [symptom_query(parse_failure(q.failure)) for q in cases.queries][:limit]
-    records = [{"fix_description": r.fix, "error_type": r.error_type, "file_paths": r.files, "outcome": r.outcome,
-                "confirmed_outcome": r.outcome, "symptom": symptom_query(parse_failure(r.failure)), "diff": r.diff,
-                "session_id": r.id, "project": r.project, "model": "bench"} for r in cases.records]
-    return queries, records
-
-
 def run_perf(*, sizes: list[int] | None = None, backends: list[str] | None = None, repeats: int = 20,
              session_repeats: int = 3, cold_repeats: int = 3, scenario: str = "alpha", progress=None,
              embeddings_kind: str = "minilm", cases: str | Path | None = None) -> dict[str, Any]:
@@ -453,7 +328,7 @@ def run_perf(*, sizes: list[int] | None = None, backends: list[str] | None = Non
         resolve_backend(name)  # fail before spending minutes on the others
     progress = progress or make_progress(False)
     model = make_embeddings(embeddings_kind)
-    queries, seed_records = _real_queries(cases)
+    queries, seed_records = real_queries(cases)
     workdir = Path(tempfile.mkdtemp(prefix="astra-bench-perf-"))
     try:
         with progress:

@@ -1,8 +1,7 @@
 """PostgreSQL in `bench perf`: the team backend's search latency beside SQLite's, and HNSW recall.
 
-Importing this module registers the ``postgres`` backend with ``astra_memory.bench.perf`` (its
-``OPTIONAL_BACKEND_MODULES`` imports it for ``--backends sqlite,postgres``), with ``hnsw_metrics``
-as its row metrics: each PostgreSQL row of the perf bench carries ``hnsw`` (recall@3 against
+``bench perf --backends sqlite,postgres`` imports this module when asked for PostgreSQL
+(``perf.resolve_backend``) and takes ``postgres_backend`` and ``perf_row_metrics`` from it: each PostgreSQL row of the perf bench carries ``hnsw`` (recall@3 against
 exact search, exact search's latency, whether EXPLAIN shows the HNSW index). The store is the one
 sessions use (``PostgresStore``, pgvector HNSW m=16 ef_construction=64, cosine, searched with
 ``hnsw.ef_search=100`` and iterative scans; see astra_memory/stores/postgres.py).
@@ -39,8 +38,18 @@ from urllib.parse import quote
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import SearchOp
 
-from astra_memory.backends import open_memory_store
+from astra_memory.backends.open import open_memory_store
 from astra_memory.bench.common import summary_ms
+from astra_memory.bench.perf_vectors import (
+    PrecomputedEmbeddings,
+    corpus_texts,
+    noisy_vectors,
+    put_vectors,
+    real_queries,
+    record_template,
+    sqlite_backend,
+    timed,
+)
 from astra_memory.scenarios import list_scenarios
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import NAMESPACE
@@ -161,15 +170,6 @@ def perf_row_metrics(store, queries: list[str]) -> dict[str, Any]:
     return {"hnsw": hnsw_metrics(store, queries, k=3)}
 
 
-def register() -> None:
-    from astra_memory.bench.perf import register_backend
-
-    register_backend("postgres", postgres_backend, row_metrics=perf_row_metrics)
-
-
-register()  # the module's purpose: perf imports it to get the backend (see the module docstring)
-
-
 # -- standalone run: SQLite vs PostgreSQL at 10k and 100k ------------------------------------------------
 
 def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: int = 30, k: int = 3,
@@ -177,30 +177,20 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
     """Build both backends to each size with the perf bench's records, then time search and measure recall."""
     import numpy as np
 
-    from astra_memory.bench.perf import (
-        PrecomputedEmbeddings,
-        _real_queries,
-        _record_template,
-        _sqlite_backend,
-        _timed,
-        corpus_texts,
-        noisy_vectors,
-        put_vectors,
-    )
 
     model = make_embeddings(embeddings_kind)
     texts = corpus_texts()
     base = np.asarray(model.embed_documents(texts), dtype=np.float32)
     try:
-        queries, _ = _real_queries()  # the retrieval cases' real failure symptoms
+        queries, _ = real_queries()  # the retrieval cases' real failure symptoms
     except Exception:  # the cases file is optional here: fall back to the scenarios' prompts
 
         queries = [s.prompt for s in list_scenarios()][:20]
     query_vectors = np.asarray(model.embed_documents(queries), dtype=np.float32)
-    template = _record_template()
+    template = record_template()
     rows = []
     workdir = Path(tempfile.mkdtemp(prefix="astra-perf-postgres-"))
-    for name, factory in (("sqlite", _sqlite_backend), ("postgres", postgres_backend)):
+    for name, factory in (("sqlite", sqlite_backend), ("postgres", postgres_backend)):
         embeddings = PrecomputedEmbeddings(model)
         embeddings.table.update({q: v.tolist() for q, v in zip(queries, query_vectors)})
         folder = workdir / name
@@ -218,7 +208,7 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
                 have = size
                 all_vectors = np.concatenate([all_vectors, vectors])
                 cycle = iter(range(10**9))
-                times = _timed(lambda: store.search(NAMESPACE, query=queries[next(cycle) % len(queries)], limit=k),
+                times = timed(lambda: store.search(NAMESPACE, query=queries[next(cycle) % len(queries)], limit=k),
                                repeats)
                 row = {"backend": name, "records": size, "build_s": round(build_s, 1),
                        "vector_search": summary_ms(times)}

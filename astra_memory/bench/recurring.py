@@ -24,7 +24,12 @@ from typing import Any
 from astra_memory.context import Context
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import Scenario, list_scenarios
-from astra_memory.session import new_thread_id, open_agent, scenario_task, start_session
+from astra_memory.session.run import (
+    new_thread_id,
+    open_agent,
+    scenario_task,
+    start_session,
+)
 from astra_memory.settings import Settings
 
 MODES = ("memory_off", "memory_on", "memory_replay")

@@ -40,7 +40,7 @@ from astra_memory.stores.hybrid import deliverable, tokenize
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
 from astra_memory.stores.sqlite import open_sqlite_store
-from astra_memory.symptoms import parse_failure, symptom_query
+from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 SEARCH_TOP_K = 10  # the most FixMemory.search_codebase_memory returns; MRR is MRR@10
 SESSION_TOP_K = 3  # what a session's mandatory memory search asks for (Context.memory_top_k)

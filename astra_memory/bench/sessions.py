@@ -26,12 +26,17 @@ from typing import Any
 
 from astra_memory.bench.common import machine_info, make_progress
 from astra_memory.context import Context
-from astra_memory.demo import first_action_after_memory
 from astra_memory.errors import ScenarioError
 from astra_memory.events import read_events
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import list_scenarios, load_scenario
-from astra_memory.session import new_thread_id, open_agent, scenario_task, start_session
+from astra_memory.session.demo import first_action_after_memory
+from astra_memory.session.run import (
+    new_thread_id,
+    open_agent,
+    scenario_task,
+    start_session,
+)
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from astra_memory.datafiles import check_integrity, explain, sqlite_uri
-from astra_memory.setup_lock import setup_lock
+from astra_memory.db.datafiles import check_integrity, explain, sqlite_uri
+from astra_memory.db.setup_lock import setup_lock
 
 BUSY_TIMEOUT_S = 30.0
 

@@ -36,7 +36,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from astra_memory.datafiles import explain, sqlite_uri
+from astra_memory.db.datafiles import explain, sqlite_uri
 from astra_memory.errors import AstraError
 
 LEASE_TTL_S = 60.0  # a holder whose heartbeat is older than this is dead, whatever host it ran on

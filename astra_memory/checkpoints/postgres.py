@@ -10,7 +10,7 @@ from typing import Any
 
 
 def setup_saver(conn) -> None:
-    """Idempotent checkpoint migrations (run under the set-up lock, see astra_memory.pgconn)."""
+    """Idempotent checkpoint migrations (run under the set-up lock, see astra_memory.db.postgres)."""
     from langgraph.checkpoint.postgres import PostgresSaver
 
     PostgresSaver(conn).setup()

@@ -29,9 +29,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from astra_memory.datafiles import check_integrity, explain
+from astra_memory.db.datafiles import check_integrity, explain
+from astra_memory.db.setup_lock import setup_lock
 from astra_memory.errors import AgentLimitError
-from astra_memory.setup_lock import setup_lock
 
 BUSY_TIMEOUT_S = 30.0
 LEDGER_FILE = "ledger.sqlite"

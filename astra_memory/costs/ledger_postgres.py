@@ -18,7 +18,7 @@ from typing import Any
 
 from astra_memory.costs.ledger import SCHEMA_VERSION, Usage, _now, check_spend
 
-LEDGER_LOCK_KEY = 0x6173747261_01  # distinct from the schema set-up lock in astra_memory.pgconn
+LEDGER_LOCK_KEY = 0x6173747261_01  # distinct from the schema set-up lock in astra_memory.db.postgres
 
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS ledger_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

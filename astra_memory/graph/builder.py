@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 from langgraph.graph import END, START, StateGraph
 
 from astra_memory.context import Context
-from astra_memory.nodes.confirm import confirm
 from astra_memory.nodes.approve import approve
+from astra_memory.nodes.confirm import confirm
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
@@ -18,8 +22,8 @@ from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
 from astra_memory.nodes.tool_calls import tools
 from astra_memory.rules.routing import (
-    route_after_confirm,
     route_after_approve,
+    route_after_confirm,
     route_after_investigate,
     route_after_observe,
     route_after_replay,
@@ -29,8 +33,25 @@ from astra_memory.rules.routing import (
 from astra_memory.state import AgentState, InputState
 
 
+def stamped(name: str, node: Callable[..., dict]) -> Callable[..., dict]:
+    """``node`` with ``last_node`` set to its name in every update it returns: one place writes it,
+    not every return of every node. ``functools.wraps`` keeps the node's signature, from which
+    LangGraph decides what to pass it (runtime, config)."""
+
+    @functools.wraps(node)
+    def run(*args: Any, **kwargs: Any) -> dict:
+        return {**node(*args, **kwargs), "last_node": name}
+
+    return run
+
+
+class _Builder(StateGraph):
+    def add_node(self, name: str, node: Callable[..., dict], **kwargs: Any):  # type: ignore[override]
+        return super().add_node(name, stamped(name, node), **kwargs)
+
+
 def build_graph() -> StateGraph:
-    builder = StateGraph(AgentState, input_schema=InputState, context_schema=Context)
+    builder = _Builder(AgentState, input_schema=InputState, context_schema=Context)
     builder.add_node("prepare", prepare)  # checks and completes the input task
     builder.add_node("observe", observe)
     builder.add_node("memory_search", memory_search)

@@ -23,8 +23,12 @@ from astra_memory.costs.prices import Price, check_limit, input_token_bound, pri
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.models.transcript import Transcript, redact_secrets, wire_messages
-from astra_memory.models.wire_settings import chained, chat_openai_settings, check_wire_settings, \
-    unknown_previous_response
+from astra_memory.models.wire_settings import (
+    chained,
+    chat_openai_settings,
+    check_wire_settings,
+    unknown_previous_response,
+)
 from astra_memory.settings import KEY_ENV, openai_api_key
 from astra_memory.tools.registry import openai_tool_specs
 

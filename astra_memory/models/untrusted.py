@@ -13,7 +13,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from astra_memory.workspace import MAX_WRITE_BYTES
+from astra_memory.workspace.files import MAX_WRITE_BYTES
 
 MAX_ARGS_CHARS = MAX_WRITE_BYTES + 20_000  # the largest edit a tool accepts, plus its other fields
 MAX_CONTENT_CHARS = 200_000

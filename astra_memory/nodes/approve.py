@@ -16,11 +16,9 @@ a spent tool-call limit is not put to the human: ``edit`` answers it with the re
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import interrupt
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from astra_memory.context import Context
 from astra_memory.errors import WorkspaceError
@@ -32,56 +30,11 @@ from astra_memory.nodes.common import (
     reply,
     workspace_of,
 )
+from astra_memory.rules.approval import ANSWERS, EDIT_REQUEST, ask
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, ApprovalInfo
 from astra_memory.tools.registry import ToolCallError, validate_call
-
-ANSWERS = ('"approve", {"action": "reject", "reason": "..."} or {"action": "edit", "new_text": "..."}')
-EDIT_REQUEST, REPLAY_REQUEST = "approve_edit", "approve_replay"  # the kinds of request a human answers
-REQUEST_KINDS = (EDIT_REQUEST, REPLAY_REQUEST)
-
-
-class ApprovalAnswer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    action: Literal["approve", "reject", "edit"]
-    reason: str = ""
-    new_text: str | None = None
-
-    @model_validator(mode="after")
-    def _edit_has_text(self) -> "ApprovalAnswer":
-        if self.action == "edit" and self.new_text is None:
-            raise ValueError('"edit" needs "new_text": the text that replaces old_text')
-        return self
-
-
-def parse_answer(raw: Any) -> ApprovalAnswer:
-    """The human's answer; raises ValueError with what a valid answer looks like."""
-    if isinstance(raw, str):
-        raw = {"action": raw.strip().lower()}
-    elif isinstance(raw, bool):
-        raw = {"action": "approve" if raw else "reject"}
-    try:
-        return ApprovalAnswer.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(e["msg"] for e in exc.errors())
-        raise ValueError(f"not an answer ({problems}): resume with {ANSWERS}") from None
-
-
-def ask(request: dict, *, edit_allowed: bool = True) -> ApprovalAnswer:
-    """Pause the run with ``request`` (``interrupt()``) and return the human's valid answer; a
-    malformed one (or "edit" where it is not offered) is asked again with what was wrong. Nothing
-    before the pause may write: on resume the node runs again up to here and gets the answer."""
-    raw = interrupt(request)
-    while True:
-        try:
-            answer = parse_answer(raw)
-            if answer.action == "edit" and not edit_allowed:
-                raise ValueError('this change is applied as it is or not at all: answer "approve" or reject')
-            return answer
-        except ValueError as exc:
-            raw = interrupt({**request, "error": str(exc)})
 
 
 def approval_request(call: dict, args: Any, diff: str) -> dict:
@@ -97,16 +50,16 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
     message, calls = current_calls(state)
     call = calls[0]
     if check_limits(state, context, "tool_calls") is not None:
-        return {"last_node": "approve"}  # edit ends the run at the limit
+        return {}  # edit ends the run at the limit
     try:
         args = validate_call(call["name"], call.get("args"))
         diff = workspace_of(state).preview_edit(args.path, args.old_text, args.new_text)
     except (ToolCallError, WorkspaceError):
-        return {"last_node": "approve"}  # edit refuses it and tells the model why
+        return {}  # edit refuses it and tells the model why
     answer = ask(approval_request(call, args, diff))
     info = ApprovalInfo(tool_call_id=call["id"], path=args.path, decision=answer.action, reason=answer.reason)
     emit(state["task"].get("run_dir"), "approval", path=args.path, decision=answer.action, reason=answer.reason)
-    update: dict = {"last_node": "approve", "approvals": [info]}
+    update: dict = {"approvals": [info]}
     if answer.action == "reject":
         reason = answer.reason.strip() or "no reason given"
         update["budget"] = {"tool_calls": 1}

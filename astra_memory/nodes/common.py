@@ -8,14 +8,14 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
-from astra_memory.protected import protected_paths
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import last_ai_message
 from astra_memory.rules.limits import LimitHit, check_limits
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.namespaces import namespace_for
-from astra_memory.workspace import Workspace
+from astra_memory.workspace.files import Workspace
+from astra_memory.workspace.protected import protected_paths
 
 
 def context_of(runtime: Runtime[Context]) -> Context:
@@ -69,8 +69,8 @@ def refuse_call(state: AgentState, context: Context, update: dict, call: dict, c
                        str(exc))
 
 
-def stop_at_limit(state: AgentState, hit: LimitHit, calls: list[dict], node: str) -> dict:
+def stop_at_limit(state: AgentState, hit: LimitHit, calls: list[dict]) -> dict:
     """End the run at a limit; every pending call is answered with the reason."""
     emit(state["task"].get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
-    return {"last_node": node, **hit.update(),
+    return {**hit.update(),
             "messages": [reply(c, "refused: " + hit.reason, error=True) for c in calls]}

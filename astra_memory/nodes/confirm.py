@@ -26,11 +26,11 @@ from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of, workspace_of
 from astra_memory.redact import scrub
-from astra_memory.rules.gates import require_confirmed
-from astra_memory.snapshot import fresh_copy
+from astra_memory.rules.gates import require_workspace_passed
 from astra_memory.state import AgentState, ConfirmResult, EditInfo
-from astra_memory.testrun import run_tests
-from astra_memory.workspace import sha256_text
+from astra_memory.testrun.run import run_tests
+from astra_memory.workspace.files import sha256_text
+from astra_memory.workspace.snapshot import fresh_copy
 
 FRESH_DIR = "confirm"
 OUTPUT_TAIL_CHARS = 3_000
@@ -73,14 +73,14 @@ def _result(state: AgentState, *, passed: bool, reason: str, files: list[str], r
     return ConfirmResult(passed=passed, outcome=run.outcome if run else "", exit_code=run.exit_code if run else None,
                          counts=dict(run.counts) if run else {},
                          output_tail=scrub(run.output[-OUTPUT_TAIL_CHARS:]) if run else "",
-                         confirms=state.get("confirmed_outcome") or "", edits_seen=len(state.get("edits") or []),
+                         confirms=state.get("passed_outcome") or "", edits_seen=len(state.get("edits") or []),
                          files=files, reason=reason)
 
 
 def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
-    require_confirmed(state)
+    require_workspace_passed(state)
     context, task = context_of(runtime), state["task"]
-    update: dict = {"last_node": "confirm"}
+    update: dict = {}
     run_dir = Path(task["run_dir"]) if task.get("run_dir") else Path(tempfile.mkdtemp(prefix="astra-"))
     destination = run_dir / FRESH_DIR
     pristine = Path(state.get("pristine") or "")
@@ -98,7 +98,7 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
         run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"))
         update["budget"] = {"test_runs": 1}
         reason = "" if run.passed else (
-            f"the tests passed in the agent's workspace ({state.get('confirmed_outcome')}) but not in a fresh "
+            f"the tests passed in the agent's workspace ({state.get('passed_outcome')}) but not in a fresh "
             f"copy of the project with only the session's edits applied: {run.outcome}")
         result = _result(state, passed=run.passed, reason=reason, files=files, run=run)
     update["confirm"] = result

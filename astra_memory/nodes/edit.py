@@ -45,8 +45,8 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     call = calls[0]
     hit = check_limits(state, context, "tool_calls")
     if hit is not None:
-        return stop_at_limit(state, hit, calls, "edit")
-    update: dict = {"last_node": "edit", "budget": {"tool_calls": 1}}
+        return stop_at_limit(state, hit, calls)
+    update: dict = {"budget": {"tool_calls": 1}}
     journal = Path(task["run_dir"]) / "edits" / journal_name(call["id"]) if task.get("run_dir") else None
     try:
         args = validate_call(call["name"], call.get("args"))
@@ -63,7 +63,7 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     emit(task.get("run_dir"), "edit", path=record.path, before=record.before_sha256, after=record.after_sha256)
     update.update(
         edits=[edit_info(record)],
-        confirmed_outcome=None,  # any edit voids an earlier passing run
+        passed_outcome=None,  # any edit voids an earlier passing run
         messages=[reply(call, bound_text(f"applied to {record.path}:\n{record.diff}")), *refuse_rest(calls)],
     )
     return update

@@ -16,9 +16,9 @@ from astra_memory.costs.ledger import BudgetExceededError
 from astra_memory.events import emit
 from astra_memory.models.factory import chat_model_for, missing_model, model_name
 from astra_memory.models.live import LiveRequestError, is_live, live_turn
+from astra_memory.models.prompts import system_prompt
 from astra_memory.models.untrusted import bound_reply, preview_calls
 from astra_memory.nodes.common import context_of
-from astra_memory.prompts import system_prompt
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits, spend_hit
 from astra_memory.state import AgentState
@@ -45,11 +45,11 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     hit = check_limits(state, context, "model_requests", *(("cost_usd",) if is_live(name) else ()))
     if hit is not None:
         emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
-        return {**hit.update(), "last_node": "investigate"}
+        return {**hit.update()}
     if (no_model := missing_model(task, context)) is not None:
         # A named end, not an exception: the thread finishes (not `interrupted`) and says what to pass.
         emit(task.get("run_dir"), "needs_model", reason=no_model)
-        return {"status": "needs_model", "reason": no_model, "last_node": "investigate"}
+        return {"status": "needs_model", "reason": no_model}
     messages = [SystemMessage(content=system_prompt()), *state["messages"]]
     if not is_live(name):
         reply = bound_reply(chat_model_for(task, context).invoke(messages))
@@ -57,7 +57,7 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
         spent = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
                  "output_tokens": usage.get("output_tokens", 0)}
         emit(task.get("run_dir"), "model_turn", model=name, tool_calls=preview_calls(reply.tool_calls), usage=usage)
-        return {"messages": [reply], "budget": spent, "last_node": "investigate"}
+        return {"messages": [reply], "budget": spent}
     return _live_investigate(state, context, name, messages)
 
 
@@ -69,15 +69,14 @@ def _live_investigate(state: AgentState, context: Context, name: str, messages: 
     except BudgetExceededError as exc:
         hit = spend_hit(str(exc))
         emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
-        return {**hit.update(), "last_node": "investigate", "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+        return {**hit.update(), "budget": ledger_catch_up(budget, context.ledger, thread_id)}
     except LiveRequestError as exc:
         emit(task.get("run_dir"), "model_error", model=name, error=str(exc), status_code=exc.status_code)
-        return {"status": "failed", "reason": str(exc), "last_node": "investigate",
+        return {"status": "failed", "reason": str(exc),
                 "budget": ledger_catch_up(budget, context.ledger, thread_id)}
     reply = bound_reply(live.message)
     emit(task.get("run_dir"), "model_turn", model=name, request_id=live.request_id,
          tool_calls=preview_calls(reply.tool_calls),
          invalid_tool_calls=[c.get("name") for c in reply.invalid_tool_calls], usage=live.usage,
          cost_usd=live.cost_usd)
-    return {"messages": [reply], "budget": ledger_catch_up(budget, context.ledger, thread_id),
-            "last_node": "investigate"}
+    return {"messages": [reply], "budget": ledger_catch_up(budget, context.ledger, thread_id)}

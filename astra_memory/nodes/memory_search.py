@@ -14,7 +14,7 @@ from astra_memory.redact import scrub
 from astra_memory.state import AgentState, memory_result
 from astra_memory.stores.format import format_hits
 from astra_memory.stores.lifecycle import stale_notes
-from astra_memory.symptoms import Failure, symptom_query
+from astra_memory.testrun.symptoms import Failure, symptom_query
 
 
 def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -31,4 +31,4 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
         f"Mandatory memory search for these symptoms returned:\n{text}"
     )
     emit(task.get("run_dir"), "memory_search", query=query, hits=memory["hits"])
-    return {"memory": memory, "messages": [HumanMessage(content=brief)], "last_node": "memory_search"}
+    return {"memory": memory, "messages": [HumanMessage(content=brief)]}

@@ -1,7 +1,7 @@
 """observe: snapshot the project as it is, run its tests and record what failed, in its own words.
 
 The snapshot comes first, before any test run can change the workspace: it is what the confirm
-node rebuilds a fresh copy from (astra_memory/snapshot.py).
+node rebuilds a fresh copy from (astra_memory/workspace/snapshot.py).
 """
 
 from __future__ import annotations
@@ -14,12 +14,16 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of
-from astra_memory.snapshot import SNAPSHOT_DIR, take_snapshot
 from astra_memory.state import AgentState, run_record
-from astra_memory.symptoms import parse_failure
-from astra_memory.testrun import MAX_OUTPUT_BYTES, run_tests
-from astra_memory.testrun_env import cannot_run, command_problem, missing_workspace
+from astra_memory.testrun.environment import (
+    cannot_run,
+    command_problem,
+    missing_workspace,
+)
+from astra_memory.testrun.run import MAX_OUTPUT_BYTES, run_tests
+from astra_memory.testrun.symptoms import parse_failure
 from astra_memory.thread_names import check_thread_id
+from astra_memory.workspace.snapshot import SNAPSHOT_DIR, take_snapshot
 
 
 def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -31,7 +35,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     gone = missing_workspace(task["workspace"]) or command_problem(task["test_command"], task["workspace"])
     if gone is not None:  # checked before start too (preflight); Studio and scripts may skip that
         emit(task.get("run_dir"), "observe", status="cannot_run", cannot_run=gone.kind)
-        return {"status": "cannot_run", "reason": gone.reason(), "last_node": "observe"}
+        return {"status": "cannot_run", "reason": gone.reason()}
     # A re-run after a crash keeps the first snapshot (the first run may have changed the workspace).
     where = (Path(task["run_dir"]) if task.get("run_dir") else Path(tempfile.mkdtemp(prefix="astra-"))) / SNAPSHOT_DIR
     try:
@@ -39,12 +43,12 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     except OSError as exc:
         reason = f"could not snapshot the project into {where} (a fix is confirmed in a fresh copy of it): {exc}"
         emit(task.get("run_dir"), "observe", status="failed", reason=reason)
-        return {"status": "failed", "reason": reason, "last_node": "observe"}
+        return {"status": "failed", "reason": reason}
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
                     env=task.get("test_env"))
     record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
     update: dict = {"test_runs": [record], "budget": {"test_runs": 1},
-                    "pristine": pristine, "last_node": "observe"}
+                    "pristine": pristine}
     if run.passed:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:

@@ -29,4 +29,4 @@ def prepare(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]
                          settings=Settings(), context=context_of(runtime))
     emit(task.get("run_dir"), "prepare", scenario=task.get("scenario"), project=task.get("project"),
          model=task.get("model"), approve_edits=task.get("approve_edits"))
-    return {"task": task, "last_node": "prepare"}
+    return {"task": task}

@@ -1,7 +1,7 @@
 """replay: before any model request, try the confirmed fixes memory returned for this failure.
 
 For each hit with a stored diff, best first: if the diff applies exactly (hunks may sit at other
-line offsets; see replaying.plan_patch) and the project's tests then pass, the bug is fixed with
+line offsets; see patch.plan_patch) and the project's tests then pass, the bug is fixed with
 no model request. The edits and the passing run go into state exactly as the edit and test nodes
 would write them, so the confirmed-fix gate holds and `store` adds this session as a ``replay``
 confirmation. A diff that does not apply writes nothing; one whose tests still fail is undone
@@ -17,14 +17,13 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from astra_memory import replaying
 from astra_memory.context import Context, setting_name
 from astra_memory.crash import crash_point
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.models.factory import model_name
-from astra_memory.nodes.approve import REPLAY_REQUEST, ask
 from astra_memory.nodes.common import context_of, fix_memory, workspace_of
+from astra_memory.rules.approval import REPLAY_REQUEST, ask
 from astra_memory.rules.gates import require_memory
 from astra_memory.state import (
     AgentState,
@@ -35,8 +34,9 @@ from astra_memory.state import (
     run_record,
 )
 from astra_memory.stores.record import FixRecord
-from astra_memory.testrun import run_tests
-from astra_memory.workspace import unified_diff
+from astra_memory.testrun.run import run_tests
+from astra_memory.workspace import patch
+from astra_memory.workspace.files import unified_diff
 
 
 def candidates(state: AgentState, runtime: Runtime[Context]) -> list[FixRecord]:
@@ -59,11 +59,11 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
     context, task = context_of(runtime), state["task"]
     workspace = workspace_of(state)
     journal_dir = Path(task["run_dir"]) / "replay" if task.get("run_dir") else None
-    undone = replaying.recover(workspace, journal_dir)  # a crash mid-replay: back to the untouched files
+    undone = patch.recover(workspace, journal_dir)  # a crash mid-replay: back to the untouched files
     if undone:
         emit(task.get("run_dir"), "replay_recovered", memory_ids=undone)
     info = ReplayInfo(tried=[], replayed=None, skipped=None)
-    update: dict = {"last_node": "replay", "replay": info}
+    update: dict = {"replay": info}
     records = candidates(state, runtime) if context.replay else []
     if not context.replay:
         info["skipped"] = f"switched off ({setting_name('replay')})"
@@ -88,7 +88,7 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
                 edits=[edit_info(e) for e in attempt.edits],
                 test_runs=runs,
                 budget={"test_runs": len(runs)},
-                confirmed_outcome=attempt.run["outcome"],
+                passed_outcome=attempt.run["outcome"],
                 fix=FixInfo(fix_description=record.fix_description, error_type=record.error_type),
             )
             return update
@@ -110,7 +110,7 @@ class Attempt:
     asked: bool = False  # a human was asked to approve it
 
 
-def approved(record: FixRecord, patches: list[replaying.FilePatch]) -> tuple[bool, str]:
+def approved(record: FixRecord, patches: list[patch.FilePatch]) -> tuple[bool, str]:
     """Ask the human (interrupt) whether to replay ``record``'s diff here: (yes?, reason if not)."""
     diff = "".join(unified_diff(p.path, p.before, p.after) for p in patches)
     request = {"kind": REPLAY_REQUEST, "memory_id": record.memory_id, "path": ", ".join(p.path for p in patches),
@@ -126,8 +126,8 @@ def _try(state: AgentState, context: Context, workspace, journal_dir: Path | Non
     """One stored diff on the workspace. Unless it fixed the bug, the workspace is left as it was."""
     task, before = state["task"], len(state.get("edits") or [])
     try:
-        patches = replaying.plan_patch(workspace, record.diff)
-    except replaying.ReplayRefused as exc:
+        patches = patch.plan_patch(workspace, record.diff)
+    except patch.ReplayRefused as exc:
         return Attempt(f"does not apply: {exc}")
     if not patches:
         return Attempt("does not apply: the diff changes nothing here")
@@ -137,11 +137,11 @@ def _try(state: AgentState, context: Context, workspace, journal_dir: Path | Non
              decision="approve" if yes else "reject", reason="" if yes else reason)
         if not yes:
             return Attempt(f"rejected by the human reviewer: {reason}", asked=True)
-    journal = replaying.begin(workspace, record.memory_id, patches, journal_dir)  # before any write
+    journal = patch.begin(workspace, record.memory_id, patches, journal_dir)  # before any write
     try:
-        edits = replaying.apply(workspace, patches)
+        edits = patch.apply(workspace, patches)
     except WorkspaceError as exc:
-        replaying.restore(workspace, journal)
+        patch.restore(workspace, journal)
         return Attempt(f"does not apply: {exc}")
     crash_point("replay:applied")
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s,
@@ -149,6 +149,6 @@ def _try(state: AgentState, context: Context, workspace, journal_dir: Path | Non
     if run.passed:
         journal.state = "applied"
         journal.save()
-        return Attempt("fixed", run_record(run, phase="confirm", edits_seen=before + len(edits)), edits, asked=ask)
-    replaying.restore(workspace, journal)
+        return Attempt("fixed", run_record(run, phase="replay", edits_seen=before + len(edits)), edits, asked=ask)
+    patch.restore(workspace, journal)
     return Attempt(f"tests still fail: {run.outcome}", run_record(run, phase="replay", edits_seen=before), asked=ask)

@@ -28,7 +28,7 @@ def summarize(state: AgentState) -> dict:
         "edits": [{"path": e["path"], "before_sha256": e["before_sha256"], "after_sha256": e["after_sha256"]}
                   for e in state.get("edits") or []],
         "diff": "".join(e["diff"] for e in state.get("edits") or []),
-        "confirmed_outcome": state.get("confirmed_outcome"),
+        "passed_outcome": state.get("passed_outcome"),
         "confirm": {k: v for k, v in (state.get("confirm") or {}).items() if k != "output_tail"} or None,
         "stored_memory_id": state.get("stored_memory_id"),
         "replayed_memory_id": (state.get("replay") or {}).get("replayed"),
@@ -51,4 +51,4 @@ def report(state: AgentState, runtime: Runtime[Context]) -> dict:
         Path(run_dir).mkdir(parents=True, exist_ok=True)
         (Path(run_dir) / "report.json").write_text(json.dumps(summarize(final), indent=2), encoding="utf-8")
     emit(run_dir, "report", status=status, reason=reason)
-    return {"status": status, "reason": reason, "last_node": "report"}
+    return {"status": status, "reason": reason}

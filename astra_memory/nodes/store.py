@@ -1,6 +1,6 @@
 """store: write the confirmed fix to memory, with the exact outcome string of the fresh-copy run.
 
-Reached only through confirm (graph/builder.py); ``require_reconfirmed`` checks again that both the
+Reached only through confirm (graph/builder.py); ``require_fix_confirmed`` checks again that both the
 workspace run and the fresh-copy run passed for exactly the current edits.
 """
 
@@ -12,14 +12,14 @@ from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
 from astra_memory.nodes.common import fix_memory
-from astra_memory.rules.gates import require_reconfirmed
+from astra_memory.rules.gates import require_fix_confirmed
 from astra_memory.state import AgentState
 from astra_memory.stores.lifecycle import supersede_earlier
-from astra_memory.symptoms import Failure, symptom_query
+from astra_memory.testrun.symptoms import Failure, symptom_query
 
 
 def store(state: AgentState, runtime: Runtime[Context]) -> dict:
-    require_reconfirmed(state)
+    require_fix_confirmed(state)
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
     confirmed = state["confirm"]  # the fresh copy's run: its outcome is what memory keeps
     replayed = (state.get("replay") or {}).get("replayed")
@@ -46,5 +46,4 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
             "reason": f"confirmed in a fresh copy of the project by {record.outcome}"
-                      + (f"; replayed memory {replayed} with 0 model requests" if replayed else ""),
-            "last_node": "store"}
+                      + (f"; replayed memory {replayed} with 0 model requests" if replayed else "")}

@@ -17,7 +17,7 @@ from astra_memory.nodes.common import (
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, FixInfo, run_record
-from astra_memory.testrun import run_tests
+from astra_memory.testrun.run import run_tests
 from astra_memory.tools.registry import ToolCallError, validate_call
 
 OUTPUT_TAIL_CHARS = 3_000
@@ -30,8 +30,8 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     call, edits = calls[0], state.get("edits") or []
     hit = check_limits(state, context, "tool_calls")
     if hit is not None:
-        return stop_at_limit(state, hit, calls, "test")
-    update: dict = {"last_node": "test", "budget": {"tool_calls": 1}}
+        return stop_at_limit(state, hit, calls)
+    update: dict = {"budget": {"tool_calls": 1}}
     try:
         args = validate_call(call["name"], call.get("args"))
         if not edits:
@@ -42,14 +42,14 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     attempts = state.get("attempts", 0) + 1
     update.update(
         attempts=attempts,
-        test_runs=[run_record(run, phase="confirm", edits_seen=len(edits))],
+        test_runs=[run_record(run, phase="test", edits_seen=len(edits))],
         budget={"tool_calls": 1, "test_runs": 1},
         fix=FixInfo(fix_description=args.fix_description, error_type=args.error_type),
     )
     emit(task.get("run_dir"), "test", attempt=attempts, exit_code=run.exit_code, outcome=run.outcome,
          timed_out=run.timed_out)
     if run.passed:
-        update["confirmed_outcome"] = run.outcome
+        update["passed_outcome"] = run.outcome
         update["messages"] = [reply(call, f"tests passed: {run.outcome}"), *refuse_rest(calls)]
         return update
     tail = run.output[-OUTPUT_TAIL_CHARS:]

@@ -21,13 +21,19 @@ from astra_memory.nodes.common import (
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState
 from astra_memory.tools.guard import bound_text, call_guarded
-from astra_memory.tools.registry import TOOLS, ToolCallError, ToolEnv, ToolKind, validate_call
+from astra_memory.tools.registry import (
+    TOOLS,
+    ToolCallError,
+    ToolEnv,
+    ToolKind,
+    validate_call,
+)
 
 
 def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
     context, task = context_of(runtime), state["task"]
     message, calls = current_calls(state)
-    update: dict = {"last_node": "tools"}
+    update: dict = {}
     broken = list(getattr(message, "invalid_tool_calls", None) or [])
     if not calls and broken:  # arguments that were not JSON: answer each call id, execute none
         update["budget"] = {"tool_calls": len(broken)}
@@ -41,7 +47,7 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
             "no tool call")
     hit = check_limits(state, context, "tool_calls")
     if hit is not None:
-        return stop_at_limit(state, hit, calls, "tools")
+        return stop_at_limit(state, hit, calls)
     call = calls[0]
     update["budget"] = {"tool_calls": 1}
     try:

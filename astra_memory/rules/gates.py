@@ -17,28 +17,28 @@ def memory_delivered(state: AgentState) -> bool:
     return bool((state.get("memory") or {}).get("delivered"))
 
 
-def fix_confirmed(state: AgentState) -> bool:
+def workspace_passed(state: AgentState) -> bool:
     """A passing run, the latest one, with no edit after it."""
     runs = state.get("test_runs") or []
-    if not runs or not state.get("confirmed_outcome"):
+    if not runs or not state.get("passed_outcome"):
         return False
     last = runs[-1]
     return (
         last["passed"]
-        and last["outcome"] == state.get("confirmed_outcome")
+        and last["outcome"] == state.get("passed_outcome")
         and last["edits_seen"] == len(state.get("edits") or [])
     )
 
 
-def fix_reconfirmed(state: AgentState) -> bool:
+def fix_confirmed(state: AgentState) -> bool:
     """The confirm node's fresh-copy run passed, for exactly the current edits and passing run."""
     result = state.get("confirm")
     return bool(
         result
         and result["passed"]
         and result["outcome"]
-        and fix_confirmed(state)
-        and result["confirms"] == state.get("confirmed_outcome")
+        and workspace_passed(state)
+        and result["confirms"] == state.get("passed_outcome")
         and result["edits_seen"] == len(state.get("edits") or [])
     )
 
@@ -48,18 +48,18 @@ def require_memory(state: AgentState, action: str) -> None:
         raise MemoryGateError(f"{action} refused: the memory search result has not been delivered yet")
 
 
-def require_confirmed(state: AgentState) -> None:
-    if not fix_confirmed(state):
+def require_workspace_passed(state: AgentState) -> None:
+    if not workspace_passed(state):
         raise ConfirmedFixGateError(
             "store refused: no passing test run confirms the current edits "
             "(no passing run yet, or an edit came after it)"
         )
 
 
-def require_reconfirmed(state: AgentState) -> None:
+def require_fix_confirmed(state: AgentState) -> None:
     """What store requires: a passing workspace run and a passing fresh-copy run for the same edits."""
-    require_confirmed(state)
-    if not fix_reconfirmed(state):
+    require_workspace_passed(state)
+    if not fix_confirmed(state):
         raise ConfirmedFixGateError(
             "store refused: the fix was not confirmed in a fresh copy of the project "
             "(no confirm run for the current edits, or it failed)"

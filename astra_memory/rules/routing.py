@@ -6,7 +6,12 @@ from typing import Literal
 
 from langchain_core.messages import AIMessage
 
-from astra_memory.rules.gates import fix_confirmed, fix_reconfirmed, last_ai_message, memory_delivered
+from astra_memory.rules.gates import (
+    fix_confirmed,
+    last_ai_message,
+    memory_delivered,
+    workspace_passed,
+)
 from astra_memory.state import AgentState
 from astra_memory.tools.registry import ToolKind, tool_kind
 
@@ -17,7 +22,7 @@ def route_after_observe(state: AgentState) -> Literal["memory_search", "report"]
 
 def route_after_replay(state: AgentState) -> Literal["confirm", "investigate", "report"]:
     """A replayed fix goes the way of any passing fix: to the fresh-copy `confirm`, then `store`."""
-    if fix_confirmed(state):
+    if workspace_passed(state):
         return "confirm"
     return "report" if state.get("status") else "investigate"
 
@@ -58,11 +63,11 @@ def route_after_step(state: AgentState) -> Literal["investigate", "report"]:
 
 def route_after_test(state: AgentState) -> Literal["confirm", "investigate", "report"]:
     """The confirmed-fix gate, first half: `confirm` is reachable only from a passing test run."""
-    if fix_confirmed(state):
+    if workspace_passed(state):
         return "confirm"
     return "report" if state.get("status") else "investigate"
 
 
 def route_after_confirm(state: AgentState) -> Literal["store", "report"]:
     """The confirmed-fix gate, second half: `store` only after the fresh copy passed too."""
-    return "store" if fix_reconfirmed(state) else "report"
+    return "store" if fix_confirmed(state) else "report"

@@ -32,7 +32,17 @@ from datetime import datetime, timezone
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
-from langgraph.store.base import BaseStore, GetOp, Item, ListNamespacesOp, Op, PutOp, Result, SearchItem, SearchOp
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
 
 from astra_memory.errors import ConfigurationError
 from astra_memory.stores.embeddings import DIMS

@@ -16,9 +16,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from astra_memory.diffs import changed_lines, produced_lines
 from astra_memory.stores.memory import FixMemory, MemoryHit
 from astra_memory.stores.record import FixRecord
+from astra_memory.workspace.diffs import changed_lines, produced_lines
 
 PROJECT_SCAN_LIMIT = 1_000
 

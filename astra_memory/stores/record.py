@@ -6,11 +6,19 @@ import uuid
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from astra_memory.diffs import normalized_diff
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
+from astra_memory.workspace.diffs import normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
 # and a status (active / invalidated / superseded). Version-1 records read as version 2 with one

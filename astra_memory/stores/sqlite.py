@@ -17,9 +17,9 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore
 from langgraph.store.sqlite import SqliteStore
 
-from astra_memory.datafiles import check_integrity, explain, sqlite_uri
+from astra_memory.db.datafiles import check_integrity, explain, sqlite_uri
+from astra_memory.db.setup_lock import setup_lock
 from astra_memory.errors import ConfigurationError
-from astra_memory.setup_lock import setup_lock
 from astra_memory.stores.embeddings import DIMS
 
 BUSY_TIMEOUT_S = 30.0

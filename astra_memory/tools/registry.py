@@ -31,7 +31,7 @@ from astra_memory.tools.args import (
     SearchMemoryArgs,
     ToolArgs,
 )
-from astra_memory.workspace import MAX_LIST_ENTRIES, Workspace
+from astra_memory.workspace.files import MAX_LIST_ENTRIES, Workspace
 
 
 class ToolKind(str, Enum):

@@ -1,6 +1,6 @@
 """VAT on invoice lines, rounded half up to the cent as the tax office requires."""
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 CENT = Decimal("0.01")
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
-from astra_memory.models.live import is_live, preflight as live_preflight, probe_api_key
-from astra_memory.testrun_env import command_problem, missing_workspace
+from astra_memory.models.live import is_live, probe_api_key
+from astra_memory.models.live import preflight as live_preflight
+from astra_memory.testrun.environment import command_problem, missing_workspace
 
 
 def check_workspace(workspace: str | Path, test_command: str) -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import click
 from rich.console import Console
 
-from astra_memory.nodes.approve import REPLAY_REQUEST
-from astra_memory.session import StopAsking
+from astra_memory.rules.approval import REPLAY_REQUEST
+from astra_memory.session.run import StopAsking
 
 
 def approval_default(*, workspace_run: bool, interactive: bool) -> bool:

@@ -25,15 +25,19 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore
 
-from astra_memory import pgconn
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.checkpoints import postgres as pg_checkpoints
-from astra_memory.checkpoints.leases import PostgresThreadTables, ThreadTables, open_sqlite_thread_tables
+from astra_memory.checkpoints.leases import (
+    PostgresThreadTables,
+    ThreadTables,
+    open_sqlite_thread_tables,
+)
 from astra_memory.checkpoints.leases import setup_postgres as setup_thread_tables
 from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
 from astra_memory.costs.ledger_postgres import PostgresCostLedger, setup_ledger
+from astra_memory.db import postgres as pgconn
+from astra_memory.db.postgres import is_postgres_url, redact_url
 from astra_memory.errors import ConfigurationError
-from astra_memory.pgconn import is_postgres_url, redact_url
 from astra_memory.settings import Settings
 from astra_memory.stores import postgres as pg_store
 from astra_memory.stores.actian import open_actian_store

@@ -10,8 +10,10 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from astra_memory.bench.cli import bench_app  # light: heavy imports happen when a bench runs
-from astra_memory.cli_common import (
+from astra_memory.bench.cli import (
+    bench_app,  # light: heavy imports happen when a bench runs
+)
+from astra_memory.cli.common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -24,8 +26,8 @@ from astra_memory.cli_common import (
     console,
     err,
 )
-from astra_memory.cli_memory import memory_app
-from astra_memory.cli_options import session_options
+from astra_memory.cli.memory import memory_app
+from astra_memory.cli.options import session_options
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.settings import Settings
@@ -91,9 +93,9 @@ def _progress(quiet: bool):
 
 def _preflight(model: Optional[str], context: Context, workspace: Optional[Path] = None,
                test_command: Optional[str] = None) -> None:
-    """Before any work (astra_memory/preflight.py): the workspace and the test command; a live model's
+    """Before any work (astra_memory/session/preflight.py): the workspace and the test command; a live model's
     cost approval, an API key the server accepts (its model list, which is free), a known price, sane limits."""
-    from astra_memory.preflight import check_session
+    from astra_memory.session.preflight import check_session
 
     check_session(model, context, workspace=workspace, test_command=test_command, probe_key=True)
 
@@ -136,11 +138,19 @@ def run(
     given: dict[str, Any] | None = None,
 ) -> None:
     """Run one session: on a fresh copy of a bundled scenario, or on your project in place."""
-    from astra_memory.cli_approval import approval_default, ask_on_terminal, interactive
+    from astra_memory.cli.approval import approval_default, ask_on_terminal, interactive
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
-    from astra_memory.session import (claimed, fresh_run_dir, new_thread_id, open_agent, pending_approval,
-                                      scenario_task, start_session, workspace_task)
+    from astra_memory.session.run import (
+        claimed,
+        fresh_run_dir,
+        new_thread_id,
+        open_agent,
+        pending_approval,
+        scenario_task,
+        start_session,
+        workspace_task,
+    )
 
     settings = _settings()
     if (scenario is None) == (workspace is None):
@@ -194,9 +204,15 @@ def _interrupted(thread_id: str) -> None:
 def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """Continue an interrupted session from its last checkpoint, under the knobs it started with
     (options given again win)."""
-    from astra_memory.cli_approval import ask_on_terminal
+    from astra_memory.cli.approval import ask_on_terminal
     from astra_memory.nodes.report import summarize
-    from astra_memory.session import open_agent, pending_approval, resume_session, resumed_context, thread_state
+    from astra_memory.session.run import (
+        open_agent,
+        pending_approval,
+        resume_session,
+        resumed_context,
+        thread_state,
+    )
 
     try:
         check_thread_id(thread_id)
@@ -221,7 +237,7 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
 @app.command()
 def threads(as_json: JsonOpt = False) -> None:
     """List sessions with their status and last node."""
-    from astra_memory.session import list_threads, open_reader
+    from astra_memory.session.run import list_threads, open_reader
 
     try:
         with open_reader(_settings()) as agent:
@@ -243,7 +259,8 @@ def graph(
     readme: Annotated[Optional[Path], typer.Option(help="Rewrite the generated graph block in this file.")] = None,
 ) -> None:
     """The agent graph as a picture (Mermaid), drawn from the compiled graph itself."""
-    from astra_memory.graph.picture import mermaid as draw, update_readme
+    from astra_memory.graph.picture import mermaid as draw
+    from astra_memory.graph.picture import update_readme
 
     if readme is None:
         sys.stdout.write(draw())
@@ -276,9 +293,9 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """The memory demo: alpha stores a fix, beta finds it before editing anything, alpha again is replayed."""
     from contextlib import nullcontext
 
-    from astra_memory.backends import open_cost_ledger
-    from astra_memory.demo import run_demo
+    from astra_memory.backends.open import open_cost_ledger
     from astra_memory.models.live import is_live
+    from astra_memory.session.demo import run_demo
 
     settings = _settings()
     if (given or {}).get("approve_edits"):
@@ -331,10 +348,10 @@ def cost(as_json: JsonOpt = False,
     Spend counts a request whose outcome is unknown (the process died during it) at its reserved
     worst case, as the limits do.
     """
-    from astra_memory.backends import open_cost_ledger
+    from astra_memory.backends.open import open_cost_ledger
     from astra_memory.costs.ledger import ledger_path_for
+    from astra_memory.db.postgres import redact_url
     from astra_memory.models.live import total_limit
-    from astra_memory.pgconn import redact_url
 
     settings = _settings()
     path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
@@ -381,7 +398,7 @@ def cost(as_json: JsonOpt = False,
 def main() -> None:
     """The command, with the last resort for data errors no command expected (a disk that filled up
     mid-command, a folder made read-only): a named message and exit 2, never a traceback."""
-    from astra_memory.datafiles import explain, file_of, storage_errors
+    from astra_memory.db.datafiles import explain, file_of, storage_errors
 
     try:
         app()

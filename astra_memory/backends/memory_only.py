@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from astra_memory.backends import open_backend
+from astra_memory.backends.open import open_backend
 from astra_memory.context import Context
-from astra_memory.datafiles import explain
+from astra_memory.db.datafiles import explain
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from astra_memory.crash import crash_point
-from astra_memory.step_isolation import start_step
+from astra_memory.testrun.isolation import start_step
 
 MAX_OUTPUT_BYTES = 200_000
 DEFAULT_TIMEOUT_S = 120.0

@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from astra_memory.testrun import test_environment
+from astra_memory.testrun.run import test_environment
 
 # `python -m pytest` without pytest: "/usr/bin/python3: No module named pytest" (exit code 1).
 _INTERPRETER_NO_MODULE = re.compile(r"^(?P<interp>\S*python[\w.]*): No module named (?P<module>[\w.]+)\s*$",

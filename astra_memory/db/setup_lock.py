@@ -17,7 +17,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from astra_memory.datafiles import explain
+from astra_memory.db.datafiles import explain
 from astra_memory.errors import ConfigurationError
 
 SETUP_LOCK_TIMEOUT_S = 60.0

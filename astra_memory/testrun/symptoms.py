@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-from astra_memory.difference import describe_line, describe_literals
+from astra_memory.testrun.mismatch import describe_line, describe_literals
 
 # ECMA-48 CSI sequences (colours, cursor moves) and the two-byte escapes; what --color=yes adds.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")

@@ -27,9 +27,9 @@ from pathlib import Path
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore, GetOp, PutOp
 
-from astra_memory.backends import open_memory_store
+from astra_memory.backends.open import open_memory_store
+from astra_memory.db.postgres import is_postgres_url, redact_url
 from astra_memory.errors import AstraError, ConfigurationError
-from astra_memory.pgconn import is_postgres_url, redact_url
 from astra_memory.stores.embeddings import DIMS
 from astra_memory.stores.memory import NAMESPACE
 from astra_memory.stores.record import FixRecord

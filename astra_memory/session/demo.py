@@ -23,7 +23,13 @@ from astra_memory.context import Context
 from astra_memory.events import read_events
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import load_scenario
-from astra_memory.session import OnUpdate, new_thread_id, open_agent, scenario_task, start_session
+from astra_memory.session.run import (
+    OnUpdate,
+    new_thread_id,
+    open_agent,
+    scenario_task,
+    start_session,
+)
 from astra_memory.settings import Settings
 
 DEMO_SCENARIOS = ("alpha", "beta")

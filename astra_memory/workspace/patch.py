@@ -20,9 +20,9 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from astra_memory.diffs import DiffError, hunk_edits
 from astra_memory.errors import WorkspaceError
-from astra_memory.workspace import EditRecord, Workspace, sha256_text
+from astra_memory.workspace.diffs import DiffError, hunk_edits
+from astra_memory.workspace.files import EditRecord, Workspace, sha256_text
 
 
 class ReplayRefused(Exception):

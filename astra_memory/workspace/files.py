@@ -22,7 +22,8 @@ from pathlib import Path
 
 import re2
 
-from astra_memory.confined import (
+from astra_memory.errors import WorkspaceError
+from astra_memory.workspace.confined import (
     check_inside,
     is_git_name,
     open_dir,
@@ -32,8 +33,7 @@ from astra_memory.confined import (
     split_path,
     write_own_file,
 )
-from astra_memory.errors import WorkspaceError
-from astra_memory.protected import ProtectedPaths
+from astra_memory.workspace.protected import ProtectedPaths
 
 MAX_READ_CHARS = 100_000
 MAX_WRITE_BYTES = 1_000_000

@@ -16,18 +16,18 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from astra_memory.backends import open_backend, open_cost_ledger
+from astra_memory.backends.memory_only import ensure_home, open_memory  # noqa: F401  (library API: session.open_memory)
+from astra_memory.backends.open import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
 from astra_memory.checkpoints.leases import Lease, ThreadTables
 from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point
-from astra_memory.datafiles import explain, file_of, storage_errors
+from astra_memory.db.datafiles import explain, file_of, storage_errors
 from astra_memory.errors import AstraError
 from astra_memory.graph import builder
-from astra_memory.memory_only import ensure_home, open_memory  # noqa: F401  (library API: session.open_memory)
-from astra_memory.nodes.approve import REQUEST_KINDS
-from astra_memory.preflight import check_session
 from astra_memory.redact import scrub_data
+from astra_memory.rules.approval import REQUEST_KINDS
+from astra_memory.session.preflight import check_session
 from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.stores.embeddings import make_embeddings
@@ -62,7 +62,7 @@ class Agent:
 
 @contextmanager
 def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
-    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends) and compile the graph."""
+    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends.open) and compile the graph."""
     settings = settings or Settings()
     ensure_home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)

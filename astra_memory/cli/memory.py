@@ -17,7 +17,16 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from astra_memory.cli_common import EXIT_FAILED, EXIT_OK, JsonOpt, _child_env, _fail, _print_json, _settings, console
+from astra_memory.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    JsonOpt,
+    _child_env,
+    _fail,
+    _print_json,
+    _settings,
+    console,
+)
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
@@ -51,7 +60,7 @@ def memory_search(query: str,
                       help="Search for this project: its fixes confirmed again or replayed rank first.")] = None,
                   as_json: JsonOpt = False) -> None:
     """Search confirmed fixes by symptom."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.format import format_hits
 
     try:
@@ -67,7 +76,7 @@ def memory_list(limit: int = 50, offset: int = 0,
                 show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
                 as_json: JsonOpt = False) -> None:
     """List stored fixes, newest first (invalidated ones only with --all)."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
 
     try:
         with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
@@ -88,7 +97,7 @@ def memory_invalidate(memory_id: str,
                       reason: Annotated[str, typer.Option("--reason", help="Why the fix is wrong (kept for audit).")] = "",
                       as_json: JsonOpt = False) -> None:
     """Mark a fix wrong: kept for audit (`memory list --all`), never returned to the agent or replayed."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.lifecycle import invalidate
 
     if not reason.strip():
@@ -106,7 +115,7 @@ def memory_invalidate(memory_id: str,
 @memory_app.command("show")
 def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
     """Show one record in full."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
 
     try:
         with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
@@ -130,7 +139,7 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
 @memory_app.command("delete")
 def memory_delete(memory_id: str) -> None:
     """Delete one record (its vector too: it will not come back from search)."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
 
     try:
         with open_memory(_settings(), namespace=_namespace()) as memory:
@@ -145,7 +154,7 @@ def memory_delete(memory_id: str) -> None:
 @memory_app.command("export")
 def memory_export(path: Path) -> None:
     """Write every record to a JSON-lines file."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
 
     count = 0
     if not path.parent.is_dir():
@@ -163,7 +172,7 @@ def memory_export(path: Path) -> None:
 @memory_app.command("import")
 def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.transfer import import_jsonl
 
     if not path.is_file():
@@ -179,7 +188,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
 @memory_app.command("smoke")
 def memory_smoke(as_json: JsonOpt = False) -> None:
     """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
-    from astra_memory.memory_only import open_memory
+    from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.record import utc_now, validate_record
 
     steps: list[dict] = []
@@ -228,9 +237,9 @@ def memory_migrate(
     """Without --from/--to: upgrade this memory in place (one record per fix, duplicates merged with
     their confirmations). With both: copy every record with its id and stored vector (not
     re-embedded) between backends, counts checked, then upgrade the destination."""
-    from astra_memory.backends import open_memory_store
-    from astra_memory.memory_only import open_memory
-    from astra_memory.backend_copy import MigrationError, migrate
+    from astra_memory.backends.copy import MigrationError, migrate
+    from astra_memory.backends.memory_only import open_memory
+    from astra_memory.backends.open import open_memory_store
     from astra_memory.stores.embeddings import make_embeddings
     from astra_memory.stores.memory import FixMemory
     from astra_memory.stores.namespaces import namespace_for

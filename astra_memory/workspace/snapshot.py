@@ -18,7 +18,7 @@ import shutil
 from pathlib import Path
 
 from astra_memory.errors import WorkspaceError
-from astra_memory.protected import ENVIRONMENT_DIRS as LINKED_ENVIRONMENTS
+from astra_memory.workspace.protected import ENVIRONMENT_DIRS as LINKED_ENVIRONMENTS
 
 NOT_COPIED = frozenset({".git", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".astra"})
 SNAPSHOT_DIR = "pristine"

@@ -1,0 +1,1 @@
+"""Data files and databases: SQLite file errors explained, the set-up lock, PostgreSQL connections."""

@@ -1,0 +1,1 @@
+"""Running the project's test command: its environment, step isolation, the process reaper, and reading its output into symptoms."""
