@@ -85,9 +85,9 @@ def _sqlite_rows(store, query: str, params: tuple) -> list[tuple]:
 
 
 def _pg_rows(store, query: str, params: tuple) -> list[tuple]:
-    from langgraph.checkpoint.postgres import _internal
+    from astra_memory.stores.postgres import store_connection
 
-    with _internal.get_connection(store.conn) as conn:
+    with store_connection(store) as conn:
         return [tuple(row.values()) for row in conn.execute(query.replace("?", "%s"), params).fetchall()]
 
 

@@ -53,7 +53,7 @@ from astra_memory.bench.perf_vectors import (
 from astra_memory.scenarios import list_scenarios
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import NAMESPACE
-from astra_memory.stores.postgres import HNSW_EF_SEARCH
+from astra_memory.stores.postgres import HNSW_EF_SEARCH, store_connection
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
 
@@ -107,9 +107,7 @@ def postgres_backend(folder: Path, embeddings: Embeddings) -> Iterator[Any]:
 
 
 def _connection(store):
-    from langgraph.checkpoint.postgres import _internal
-
-    return _internal.get_connection(store.conn)
+    return store_connection(store)
 
 
 def _store_sql(store, query_text: str, limit: int) -> tuple[str, list]:

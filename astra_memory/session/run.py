@@ -45,6 +45,29 @@ class UnknownThreadError(AstraError):
     """No checkpoint and no registration exists for the thread id."""
 
 
+class EarlierVersionThreadError(AstraError):
+    """The thread's checkpoint was written by an earlier version whose state this one reads otherwise."""
+
+
+# State fields an earlier version wrote that this one names otherwise (0.1: ``confirmed_outcome``, set
+# by a passing workspace run, is now ``passed_outcome``). A thread stopped while one of them held a
+# value would resume with the gate reading the new name and finding nothing: it is refused instead.
+RETIRED_FIELDS = {"confirmed_outcome": "passed_outcome"}
+
+
+def refuse_earlier_version(agent: Agent, thread_id: str) -> None:
+    """Raise ``EarlierVersionThreadError`` when the thread's last checkpoint holds a retired field."""
+    checkpointer = agent.graph.checkpointer
+    saved = checkpointer.get_tuple(agent.config(thread_id)) if checkpointer else None
+    values = saved.checkpoint.get("channel_values", {}) if saved else {}
+    retired = [old for old in RETIRED_FIELDS if values.get(old) is not None]
+    if retired:
+        old = retired[0]
+        raise EarlierVersionThreadError(
+            f"thread {thread_id!r} was stopped by an earlier version of astra-memory (its state has {old!r}, "
+            f"now {RETIRED_FIELDS[old]!r}) and cannot be resumed safely: run the task again under a new thread id")
+
+
 @dataclass
 class Agent:
     """A compiled graph with its durable checkpointer and fix memory."""
@@ -255,6 +278,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
         task = _task_of(agent, thread_id)
         if snapshot is not None and not snapshot.next:
             return snapshot.values, False
+        refuse_earlier_version(agent, thread_id)
         context = _guarded(agent, context or resumed_context(agent, thread_id), task)
         payload = None if snapshot is not None else {"task": task}
         return _drive(agent, payload, thread_id, context, on_update, on_approval), True

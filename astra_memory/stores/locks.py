@@ -68,10 +68,10 @@ def advisory_key(key: str) -> int:
 
 @contextmanager
 def _postgres_lock(store, keys: list[str]) -> Iterator[None]:
-    from langgraph.checkpoint.postgres import _internal
+    from astra_memory.stores.postgres import store_connection
 
     lock_keys = sorted({advisory_key(k) for k in keys})  # one order for every taker: no deadlock
-    with _internal.get_connection(store.conn) as conn:
+    with store_connection(store) as conn:
         conn.execute("SELECT pg_advisory_lock(k) FROM unnest(%s::bigint[]) AS k ORDER BY k", (lock_keys,))
         try:
             yield

@@ -21,6 +21,8 @@ hits than exist. Every pooled connection therefore turns on pgvector's iterative
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -80,13 +82,21 @@ def make_store(pool: Any, embeddings: Embeddings):
     return PostgresStore(pool, index=index_config(embeddings))
 
 
-def stored_vectors(store, prefix: str) -> dict[str, list[float]]:
-    """``{key: vector}`` of the embedded field under ``prefix`` (for `memory migrate`)."""
+@contextmanager
+def store_connection(store) -> Iterator[Any]:
+    """A connection of the PostgresStore's own (its single connection, or one from its pool). The one
+    place that reaches langgraph's private ``_internal.get_connection``: if it moves, only this changes."""
     from langgraph.checkpoint.postgres import _internal
 
+    with _internal.get_connection(store.conn) as conn:
+        yield conn
+
+
+def stored_vectors(store, prefix: str) -> dict[str, list[float]]:
+    """``{key: vector}`` of the embedded field under ``prefix`` (for `memory migrate`)."""
     from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
-    with _internal.get_connection(store.conn) as conn:
+    with store_connection(store) as conn:
         rows = conn.execute(
             "SELECT key, embedding::real[] AS v FROM store_vectors WHERE prefix = %s AND field_name = %s",
             (prefix, EMBEDDED_FIELD),
@@ -95,7 +105,5 @@ def stored_vectors(store, prefix: str) -> dict[str, list[float]]:
 
 
 def count_vectors(store, prefix: str) -> int:
-    from langgraph.checkpoint.postgres import _internal
-
-    with _internal.get_connection(store.conn) as conn:
+    with store_connection(store) as conn:
         return conn.execute("SELECT count(*) AS n FROM store_vectors WHERE prefix = %s", (prefix,)).fetchone()["n"]

@@ -1,0 +1,73 @@
+"""Data written by the previous version (0.1, commit 32d1147) under this one.
+
+``tests/data/v0.1-home.tgz`` is an ``ASTRA_HOME`` that 0.1 wrote with its own CLI:
+
+- ``run beta --thread-id v01-beta`` (fixed: one record in memory),
+- ``run alpha --thread-id v01-alpha-searched`` killed after ``memory_search`` (ASTRA_CRASH_AT),
+- ``run alpha --thread-id v01-alpha-tested`` killed after a passing ``test`` run, so its state holds
+  0.1's ``confirmed_outcome`` (now ``passed_outcome``).
+
+Checkpoints hold absolute paths (the workspace, the run folder), so the archive is unpacked where
+0.1 wrote it; a file lock keeps two copies of the suite from sharing it at once.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tarfile
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from tests.conftest import ROOT, cli_env, run_cli
+
+ARCHIVE = ROOT / "tests" / "data" / "v0.1-home.tgz"
+WHERE = Path("/tmp/astra-v0.1-fixture")  # where 0.1 wrote it (the checkpoints name this path)
+
+pytestmark = [pytest.mark.slow, pytest.mark.minilm]  # 0.1 embedded its memory with MiniLM
+
+
+@pytest.fixture(scope="module")
+def previous_home():
+    with FileLock(f"{WHERE}.lock", timeout=600):
+        shutil.rmtree(WHERE, ignore_errors=True)
+        WHERE.mkdir(parents=True)
+        with tarfile.open(ARCHIVE) as archive:
+            archive.extractall(WHERE, filter="data")
+        try:
+            yield WHERE / "home"
+        finally:
+            shutil.rmtree(WHERE, ignore_errors=True)
+
+
+def _env(home: Path) -> dict[str, str]:
+    return cli_env(ASTRA_HOME=str(home), ASTRA_EMBEDDINGS="minilm")
+
+
+def test_a_memory_written_by_the_previous_version_lists_and_searches(previous_home):
+    listed = run_cli("memory", "list", "--json", env=_env(previous_home))
+    assert listed.returncode == 0, listed.stderr
+    records = json.loads(listed.stdout)
+    assert [r["project"] for r in records] == ["ledgerline"]
+    found = run_cli("memory", "search", "AssertionError: header Audit-Log is not the field audit_log", "--json",
+                    env=_env(previous_home))
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    assert hits and hits[0]["memory_id"] == records[0]["memory_id"]
+
+
+def test_a_thread_stopped_with_a_retired_field_is_refused_in_one_line(previous_home):
+    resumed = run_cli("resume", "v01-alpha-tested", env=_env(previous_home))
+    assert resumed.returncode == 2, resumed.stdout + resumed.stderr
+    lines = resumed.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in resumed.stderr
+    assert "earlier version" in lines[0] and "'confirmed_outcome'" in lines[0] and "new thread id" in lines[0]
+
+
+def test_a_thread_stopped_before_any_renamed_field_resumes_and_finishes(previous_home):
+    resumed = run_cli("resume", "v01-alpha-searched", "--json", env=_env(previous_home))
+    assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]
+    summary = json.loads(resumed.stdout)
+    assert summary["status"] == "fixed" and summary["passed_outcome"] == "pytest passed with exit code 0 (4 passed)"
