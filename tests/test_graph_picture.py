@@ -1,4 +1,4 @@
-"""The README's picture of the graph is the compiled graph's own Mermaid, with the gates marked."""
+"""docs/how-it-works.md's picture of the graph is the compiled graph's own Mermaid, with the gates marked."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from astra_memory.graph.picture import (
 from tests.conftest import ROOT, run_cli
 
 
-def test_readme_shows_the_compiled_graph():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_show_the_compiled_graph():
+    readme = (ROOT / "docs" / "how-it-works.md").read_text(encoding="utf-8")
     assert BEGIN in readme and END in readme
     shown = readme[readme.index(BEGIN):readme.index(END) + len(END)]
-    assert shown == readme_block(), "README's graph is stale: run `astra-memory graph --readme README.md`"
+    assert shown == readme_block(), "the docs' graph is stale: run `astra-memory graph --readme docs/how-it-works.md`"
 
 
 def test_the_picture_has_every_node_and_marks_the_gates():

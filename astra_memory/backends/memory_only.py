@@ -2,7 +2,7 @@
 
 A separate module from ``session`` on purpose: importing ``session`` compiles in LangGraph's graph
 machinery and every node, which a command that only searches the memory never uses (measured: a
-cold ``memory search`` 7.0 s -> 6.4 s on this machine; README "Cold start").
+cold ``memory search`` 7.0 s -> 6.4 s docs/results.md "Cold start").
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ and reports recall@k of the first against the second, the exact search's latency
 the planner really used the HNSW index for the store's query (EXPLAIN).
 
 ``python -m astra_memory.bench.perf_postgres`` measures SQLite and PostgreSQL at 10k and 100k
-records on their own (the figures in README "A team on PostgreSQL").
+records on their own (the figures in docs/postgresql.md).
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def run_recurring(data_dir: Path, *, model: str = "scripted", embeddings: str = 
 
 
 def totals(results: list[dict]) -> dict[str, dict[str, Any]]:
-    """Per mode and session position: sums over families (the README's table)."""
+    """Per mode and session position: sums over families (docs/results.md's table)."""
     out: dict[str, dict[str, Any]] = {}
     for mode in MODES:
         for fam in results:

@@ -1,6 +1,6 @@
 """Write each bench's result as JSON, a Markdown report and PNG plots (matplotlib, headless).
 
-The Markdown is meant to be read on its own (and pasted into the README): every figure comes
+The Markdown is meant to be read on its own (and pasted into docs/results.md): every figure comes
 with the command that produced it, the machine it ran on and what exactly was measured.
 """
 

@@ -2,7 +2,7 @@
 
 Why: a failure's words and a stored symptom's words often say the same thing the embedding only
 half sees (``labels``, ``record``, ``starts empty``), and the embedding links what the words
-miss. Measured on the shipped retrieval cases (README "Results"), neither order alone is best.
+miss. Measured on the shipped retrieval cases (docs/results.md), neither order alone is best.
 
 How: the vector search returns a candidate pool; BM25 (``rank_bm25.BM25Okapi``, the library
 langchain-community's ``BM25Retriever`` uses) ranks the same candidates by the text the store
@@ -64,7 +64,7 @@ def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: f
     ``top_k`` whose score reaches ``min_score`` and, with a ``margin``, lies within it of the best
     delivered score. The default (no margin) is what the retrieval bench's operating-point table
     supports: on MiniLM a relevant and an unrelated top-3 hit have overlapping scores, and every
-    margin that raised precision lost more recall (README, Results)."""
+    margin that raised precision lost more recall (docs/results.md)."""
     kept = [i for i, score in enumerate(scores) if score >= min_score][:top_k]
     if margin is None or not kept:
         return kept

@@ -379,7 +379,7 @@ def symptom_query(failure: Failure) -> str:
     describe the expected behaviour in the project's own vocabulary, which is what a fix from
     another project most often shares. The failing lines (``assert parse_tags("a, b") == [...]``)
     say which behaviour was exercised with which input. File paths are left out: they are
-    project-specific. Measured with ``astra-memory bench retrieval`` (README, Results).
+    project-specific. Measured with ``astra-memory bench retrieval`` (docs/results.md).
     """
     items = [FailureItem(**i) for i in failure.failures] or [
         FailureItem(error_type=failure.error_type, message=failure.message, code=failure.failing_code)]
