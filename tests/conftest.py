@@ -4,7 +4,9 @@ test asks for the real packaged MiniLM (marker `minilm`)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,25 @@ import pytest
 from astra_memory.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    """The run's temp folders in a directory this run owns: pytest's shared base temp keeps only the
+    last three runs of a user, so a second suite started beside this one would delete folders this
+    one is still using (a PostgreSQL data directory among them). ``--basetemp`` still wins."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="astra-tests-")
+        config.add_cleanup(lambda: _remove_if_passed(config))
+
+
+def _remove_if_passed(config) -> None:
+    if getattr(config, "_astra_failed", True) is False:
+        shutil.rmtree(config.option.basetemp, ignore_errors=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    session.config._astra_failed = exitstatus not in (0, 5)
 SECRET_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ASTRA_MODEL", "ASTRA_DATABASE_URL", "ASTRA_CRASH_AT",
                "ASTRA_MIN_SCORE", "ASTRA_EMBEDDING_MODEL_PATH")
 
@@ -30,13 +51,20 @@ BACKENDS = ["sqlite", "postgres"]
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory):
-    """One real PostgreSQL + pgvector for the whole run (tests/pg.py); fails, never skips, if it cannot start."""
-    from tests.pg import start_server
+def pg_holder():
+    """One real PostgreSQL + pgvector for the whole run, in a directory the suite owns (tests/pg.py);
+    fails, never skips, if it cannot start."""
+    from tests.pg import ServerHolder
 
-    server = start_server(tmp_path_factory.mktemp("pg"))
-    yield server
-    server.stop()
+    holder = ServerHolder()
+    yield holder
+    holder.stop()
+
+
+@pytest.fixture
+def pg_server(pg_holder):
+    """The run's server, checked alive (and restarted if it is not) before each test that needs it."""
+    return pg_holder.ensure_alive()
 
 
 @pytest.fixture

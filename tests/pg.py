@@ -2,7 +2,10 @@
 
 Why a real server and not a mock: the behaviour under test (pgvector scores, cascading deletes,
 HNSW with filters, advisory locks, sixteen processes at once) lives in the server. One server per
-pytest run, in a temp dir, over a Unix socket (no port to collide on). Each test that needs a
+pytest run, in a directory the suite owns (``owned_dir``: not under pytest's shared base temp, which
+another pytest run of the same user rotates away), over a Unix socket (no port to collide on). Before
+each test that needs it, ``ensure_alive`` checks the server answers, and starts a new one in a new
+directory if it does not (the test then fails only if that fails too, with both reasons). Each test that needs a
 database gets a fresh, empty schema of its own in one shared database, reached through a URL whose
 ``options`` set ``search_path`` (``postgresql://...?host=...&options=-c search_path=t_1,public``):
 LangGraph's tables are unqualified, so each test sees only its own rows, and a schema costs
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 import warnings
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -52,8 +57,51 @@ class PgServer:
         log = self.pgdata / "log"
         return log.read_text(errors="replace")[-chars:] if log.is_file() else "(no server log)"
 
+    def alive(self) -> str:
+        """"" when the server answers a query, else why not."""
+        import psycopg
+
+        try:
+            with psycopg.connect(self.database_url(SHARED_DATABASE), autocommit=True, connect_timeout=10) as conn:
+                conn.execute("SELECT 1")
+            return ""
+        except psycopg.Error as exc:
+            return f"{type(exc).__name__}: {exc}"
+
     def stop(self) -> None:
-        self.handle.cleanup()
+        try:
+            self.handle.cleanup()
+        finally:
+            shutil.rmtree(self.pgdata.parent, ignore_errors=True)
+
+
+def owned_dir() -> Path:
+    """A fresh directory for one server, owned by this run alone (short: the socket path must fit)."""
+    return Path(tempfile.mkdtemp(prefix="astra-tests-pg-"))
+
+
+class ServerHolder:
+    """The run's server, restarted in a new directory if it stopped answering between tests."""
+
+    def __init__(self) -> None:
+        self.server = start_server(owned_dir())
+
+    def ensure_alive(self) -> PgServer:
+        why = self.server.alive()
+        if why:
+            dead = self.server
+            try:
+                self.server = start_server(owned_dir())
+            except RuntimeError as exc:
+                raise RuntimeError(f"the test PostgreSQL server stopped answering ({why}) and a new one did not "
+                                   f"start: {exc}\nold server log:\n{dead.log_tail()}") from exc
+            warnings.warn(f"the test PostgreSQL server stopped answering ({why}); started a new one in "
+                          f"{self.server.pgdata}", stacklevel=2)
+            shutil.rmtree(dead.pgdata.parent, ignore_errors=True)
+        return self.server
+
+    def stop(self) -> None:
+        self.server.stop()
 
 
 def start_server(base: Path) -> PgServer:

@@ -121,7 +121,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
     """Every point (and the uncrashed reference) on one backend: its own ASTRA_HOME and, on
     PostgreSQL, its own empty schema, so the two sessions running at once share nothing."""
     base = tmp_path_factory.mktemp(f"matrix-{request.param}")
-    server = request.getfixturevalue("pg_server") if request.param == "postgres" else None
+    server = request.getfixturevalue("pg_holder").ensure_alive() if request.param == "postgres" else None
     jobs = {None: base / "uncrashed", **{p: base / p.replace(":", "_").replace("#", "") for p in POINTS}}
     urls = {p: server.new_database() if server else None for p in jobs}
     with ThreadPoolExecutor(max_workers=2) as pool:  # two cores: two sessions at a time
