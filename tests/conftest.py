@@ -44,6 +44,9 @@ def isolated_home(tmp_path, monkeypatch, request):
     for name in SECRET_VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("ASTRA_EMBEDDINGS", "minilm" if request.node.get_closest_marker("minilm") else "hash")
+    # The day the price expectations were written: a model's shutdown date or the price table's age
+    # must not fail the suite months later (astra_memory/costs/prices.py current_date).
+    monkeypatch.setenv("ASTRA_PRICE_DATE", "2026-12-02")
     return home
 
 

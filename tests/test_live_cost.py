@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from datetime import date
 
 import pytest
 
@@ -28,6 +29,14 @@ from tests.conftest import ROOT
 LIMITS = {"session_limit": 1.0, "total_limit": 10.0}
 
 
+@pytest.fixture(autouse=True)
+def pinned_today(monkeypatch):
+    """Prices are dated (shutdowns, the table's age): these tests run on the table's own date."""
+    from astra_memory.costs import prices
+
+    monkeypatch.setattr(prices, "current_date", lambda: date(2026, 12, 2))
+
+
 @pytest.fixture
 def ledger(tmp_path):
     with open_sqlite_ledger(tmp_path / "ledger.sqlite") as opened:
@@ -36,7 +45,9 @@ def ledger(tmp_path):
 
 def test_prices_known_snapshot_override_and_unknown():
     assert price_for("gpt-4.1-mini") == Price(0.40, 1.60)
-    assert price_for("gpt-4.1-mini-2025-04-14") == Price(0.40, 1.60)  # dated snapshot of a known model
+    assert price_for("gpt-4.1-mini-2025-04-14") == Price(0.40, 1.60)  # a dated snapshot has its own entry
+    with pytest.raises(ConfigurationError, match="--price-in and --price-out"):
+        price_for("gpt-4.1-mini-2099-01-01")  # an unknown snapshot is not priced as its base model (issue #25)
     assert price_for("gpt-4.1-mini", price_out=9.0) == Price(0.40, 9.0)
     assert price_for("llama3.1:8b", price_in=0, price_out=0) == Price(0, 0)
     with pytest.raises(ConfigurationError, match="--price-in and --price-out"):
