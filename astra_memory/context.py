@@ -1,7 +1,10 @@
 """Run knobs, passed through LangGraph's ``Runtime``; the one place they meet the environment.
 
 Every knob has a default, and most can be set from the environment (the ``env`` of its field):
-``Context()`` reads them, so a script, the CLI and LangGraph Studio all get the same values.
+``Context()`` reads them, so a script, the CLI and LangGraph Studio all get the same values. A knob
+the command line sets says how in its field too (``cli=Flag(...)``: flag, help, range, help panel):
+`run`, `resume` and `demo` build their options from it (cli/options.py), so a default or a help
+text is written once, here.
 Where the data lives (``ASTRA_HOME``, the database URL) is not a knob: see ``settings.py``.
 
 A session keeps its knobs across ``resume``: ``recorded_knobs`` writes them into the task when the
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,53 +46,109 @@ def _parse(name: str, raw: str, kind: type) -> Any:
         raise ConfigurationError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
 
 
-def knob(default: Any, *, env: str | None = None, kind: type | None = None, option: str | None = None,
+LIVE = "Live models and the cost guard"  # the --help panel of the options that cost money or talk to a server
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How the command line sets a knob; `run`, `resume` and `demo` build their options from it
+    (cli/options.py). ``decls``: ``--name``, or ``--on/--off`` for a switch either way; ``help`` may
+    say ``{default}`` and ``{env}``, filled from the field; ``min``/``max`` bound a number; ``panel``
+    groups the option in ``--help``."""
+
+    decls: str
+    help: str
+    min: int | None = None
+    max: int | None = None
+    panel: str | None = None
+
+    def changes(self, default: Any) -> str:
+        """The flag that moves the knob off its default, for messages: ``--no-replay``, ``--budget``."""
+        on, _, off = self.decls.partition("/")
+        return off if off and default is True else on
+
+
+def knob(default: Any, *, env: str | None = None, kind: type | None = None, cli: Flag | None = None,
          recorded: bool = True) -> Any:
-    """A Context field: its default, the environment variable that overrides it, the CLI option that
-    sets it (named in limit messages), and whether a session keeps it across resume."""
-    metadata = {"env": env, "option": option, "recorded": recorded}
+    """A Context field: its default, the environment variable that overrides it, how the command
+    line sets it (``cli``; its flag is named in limit messages), and whether a session keeps it
+    across resume. ``kind`` parses the environment and types the option (default: the default's type)."""
+    kind = kind or type(default)
+    if cli is not None and kind is type(None):
+        raise TypeError(f"a knob with an option needs its kind: {cli.decls}")
+    # No key named like a pydantic Field argument ("default", "description", ...): pydantic reads
+    # those from a dataclass field's metadata when LangGraph builds the context schema.
+    metadata = {"declared_default": default, "env": env, "kind": kind, "cli": cli, "recorded": recorded,
+                "option": cli.changes(default) if cli else None}
     if env is None:
         return field(default=default, metadata=metadata)
-    parse = kind or type(default)
 
     def from_env() -> Any:
         raw = os.environ.get(env)
-        return default if raw is None or raw.strip() == "" else _parse(env, raw, parse)
+        return default if raw is None or raw.strip() == "" else _parse(env, raw, kind)
 
     return field(default_factory=from_env, metadata=metadata)
 
 
 @dataclass(frozen=True)
 class Context:
-    model: str | None = knob(None, env="ASTRA_MODEL", kind=str, option="--model")  # None: the task's model
-    base_url: str | None = knob(None, env="OPENAI_BASE_URL", kind=str, option="--base-url")
-    use_responses_api: bool = knob(False, option="--responses-api")
+    model: str | None = knob(None, env="ASTRA_MODEL", kind=str, cli=Flag(  # None: the task's model
+        "--model", "'scripted' or 'openai:<model>' ({env}; resume: the session's)."))
+    base_url: str | None = knob(None, env="OPENAI_BASE_URL", kind=str, cli=Flag(
+        "--base-url", "OpenAI-compatible server URL ({env}).", panel=LIVE))
+    use_responses_api: bool = knob(False, cli=Flag(
+        "--responses-api/--chat-completions", "Wire API (default chat completions; resume: the session's).",
+        panel=LIVE))
     # -- model settings sent on the wire (astra_memory/models/wire_settings.py checks the values) --
-    chain_responses: bool = knob(True, env="ASTRA_CHAIN_RESPONSES", option="--chain-responses/--no-chain-responses")
-    reasoning_effort: str | None = knob(None, env="ASTRA_REASONING_EFFORT", kind=str, option="--reasoning-effort")
-    verbosity: str | None = knob(None, env="ASTRA_VERBOSITY", kind=str, option="--verbosity")
-    service_tier: str | None = knob(None, env="ASTRA_SERVICE_TIER", kind=str, option="--service-tier")
-    max_attempts: int = knob(3, env="ASTRA_MAX_ATTEMPTS", option="--max-attempts")  # test runs after finish()
-    max_model_requests: int = knob(30, env="ASTRA_MAX_MODEL_REQUESTS", option="--max-model-requests")
-    max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", option="--max-tool-calls")
-    max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS", option="--max-invalid-turns")
-    test_timeout_s: float = knob(120.0, env="ASTRA_TEST_TIMEOUT_S", option="--test-timeout")
-    memory_top_k: int = knob(3, env="ASTRA_MEMORY_TOP_K", option="--memory-top-k")
-    min_score: float = knob(DEFAULT_MIN_SCORE, env="ASTRA_MIN_SCORE", option="--min-score")
+    chain_responses: bool = knob(True, env="ASTRA_CHAIN_RESPONSES", cli=Flag(
+        "--chain-responses/--no-chain-responses", "Responses API: chain a session's turns with "
+        "previous_response_id, sending only the new items each turn (default {default}; {env}).", panel=LIVE))
+    reasoning_effort: str | None = knob(None, env="ASTRA_REASONING_EFFORT", kind=str, cli=Flag(
+        "--reasoning-effort", "Reasoning models: none, minimal, low, medium, high, xhigh ({env}; default: the "
+        "server's).", panel=LIVE))
+    verbosity: str | None = knob(None, env="ASTRA_VERBOSITY", kind=str, cli=Flag(
+        "--verbosity", "Text verbosity: low, medium, high ({env}; default: the server's).", panel=LIVE))
+    service_tier: str | None = knob(None, env="ASTRA_SERVICE_TIER", kind=str, cli=Flag(
+        "--service-tier", "auto, default, flex, fast (priority: its former name) ({env}); flex and fast "
+        "change the price (`astra-memory prices MODEL`).", panel=LIVE))
+    max_attempts: int = knob(3, env="ASTRA_MAX_ATTEMPTS", cli=Flag(  # test runs after finish()
+        "--max-attempts", "Test runs after finish() before the run ends failed (default {default}).", min=1, max=20))
+    max_model_requests: int = knob(30, env="ASTRA_MAX_MODEL_REQUESTS", cli=Flag(
+        "--max-model-requests", "Model requests per session (default {default}).", min=1))
+    max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", cli=Flag(
+        "--max-tool-calls", "Tool calls per session (default {default}).", min=1))
+    max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS")
+    test_timeout_s: float = knob(120.0, env="ASTRA_TEST_TIMEOUT_S", cli=Flag(
+        "--test-timeout", "Seconds a test run may take (default {default}).", min=1))
+    memory_top_k: int = knob(3, env="ASTRA_MEMORY_TOP_K")
+    min_score: float = knob(DEFAULT_MIN_SCORE, env="ASTRA_MIN_SCORE")
     # A human approves each edit before it is applied (nodes/approve.py). None: on for the user's own
     # project, off for a bundled scenario's fresh copy (tasks.complete_task; the CLI: README).
-    approve_edits: bool | None = knob(None, env="ASTRA_APPROVE_EDITS", kind=bool, option="--approve-edits")
-    namespace: str = knob("", env="ASTRA_NAMESPACE", option="--namespace")  # "": the shared default
-    replay: bool = knob(True, env="ASTRA_REPLAY", option="--no-replay")  # try memory's confirmed diffs first
+    approve_edits: bool | None = knob(None, env="ASTRA_APPROVE_EDITS", kind=bool, cli=Flag(
+        "--approve-edits/--no-approve-edits", "Show each proposed edit and ask before it is applied ({env}; "
+        "default: ask for --workspace runs on a terminal, not for bundled scenarios or scripts; resume: the "
+        "session's)."))
+    namespace: str = knob("", env="ASTRA_NAMESPACE", cli=Flag(  # "": the shared default
+        "--namespace", "Memory namespace (team or project) searched and written ({env}; default the shared one; "
+        "resume: the session's)."))
+    replay: bool = knob(True, env="ASTRA_REPLAY", cli=Flag(  # try memory's confirmed diffs first
+        "--replay/--no-replay", "Before asking a model, replay a confirmed fix from memory whose diff applies "
+        "here ({env}; default {default}; resume: the session's)."))
     # -- live models and the cost guard (astra_memory/costs/) --
-    approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", option="--approve-live-cost",
-                                   recorded=False)  # every process must approve again
-    session_budget_usd: float = knob(DEFAULT_SESSION_BUDGET_USD, env="ASTRA_SESSION_BUDGET_USD", option="--budget")
-    total_budget_usd: float = knob(DEFAULT_TOTAL_BUDGET_USD, env="ASTRA_TOTAL_BUDGET_USD", option="--total-budget",
-                                   recorded=False)  # across every session: never one session's setting
-    price_in_per_mtok: float | None = knob(None, env="ASTRA_PRICE_IN_PER_MTOK", kind=float, option="--price-in")
-    price_out_per_mtok: float | None = knob(None, env="ASTRA_PRICE_OUT_PER_MTOK", kind=float, option="--price-out")
-    max_output_tokens: int = knob(4096, option="--max-output-tokens")  # bounds each live request's worst case
+    approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", recorded=False, cli=Flag(  # every process
+        "--approve-live-cost", "Allow a live model to spend money (or {env}=1).", panel=LIVE))  # must approve again
+    session_budget_usd: float = knob(DEFAULT_SESSION_BUDGET_USD, env="ASTRA_SESSION_BUDGET_USD", cli=Flag(
+        "--budget", "Per-session spend limit in USD ({env}; default {default}; resume keeps the session's limit).",
+        panel=LIVE))
+    total_budget_usd: float = knob(DEFAULT_TOTAL_BUDGET_USD, env="ASTRA_TOTAL_BUDGET_USD", recorded=False, cli=Flag(
+        "--total-budget", "Spend limit in USD across all sessions in the ledger ({env}; default {default}).",
+        panel=LIVE))  # across every session: never one session's setting
+    price_in_per_mtok: float | None = knob(None, env="ASTRA_PRICE_IN_PER_MTOK", kind=float, cli=Flag(
+        "--price-in", "USD per 1M input tokens ({env}); needed for models not in the price table.", panel=LIVE))
+    price_out_per_mtok: float | None = knob(None, env="ASTRA_PRICE_OUT_PER_MTOK", kind=float, cli=Flag(
+        "--price-out", "USD per 1M output tokens ({env}); 0 for a free local server.", panel=LIVE))
+    max_output_tokens: int = knob(4096, cli=Flag(  # bounds each live request's worst case
+        "--max-output-tokens", "Output cap sent with every live request (default {default}).", min=1, panel=LIVE))
     request_timeout_s: float = knob(120.0, recorded=False)  # per HTTP attempt (openai client)
     max_retries: int = knob(3, recorded=False)  # openai client retries of timeouts, 429 and 5xx
     ledger: Any = knob(None, recorded=False)  # a costs.CostLedger; session.open_agent() provides one
@@ -106,8 +165,21 @@ def setting_name(name: str) -> str:
 
 
 def default_of(name: str) -> Any:
-    f = KNOBS[name]
-    return f.default if f.default is not MISSING else None
+    """The knob's default, before the environment."""
+    return KNOBS[name].metadata["declared_default"]
+
+
+def shown(value: Any) -> str:
+    """A default as help texts say it: 'on', '120', '0.25'."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def option_help(name: str) -> str:
+    """The knob's ``--help`` text: its Flag's help with ``{default}`` and ``{env}`` filled in."""
+    meta = KNOBS[name].metadata
+    return meta["cli"].help.format(default=shown(meta["declared_default"]), env=meta["env"])
 
 
 def recorded_knobs(context: Context) -> dict[str, Any]:

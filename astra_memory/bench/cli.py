@@ -26,6 +26,55 @@ console = Console()
 err = Console(stderr=True, soft_wrap=True)
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Results folder (default ./results/<bench>/).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the whole result as one JSON object.")]
+EvalsOpt = Annotated[Optional[Path], typer.Option(
+    "--evals", metavar="DIR", help="A source checkout's evals/ folder, whose blind sets join the development sets "
+                                   "(default: the checkout this package runs from; an installed package has none).")]
+
+# The evaluation sets that live in a source checkout's evals/ folder, not in the package
+# (evals/blind/README.md, evals/blind2/README.md, evals/diagnoses/README.md).
+BLIND_SETS = {"blind": Path("blind/cases.jsonl"), "blind-2": Path("blind2/cases.jsonl")}
+DIAGNOSES_FILE = Path("diagnoses/diagnoses.jsonl")
+PROJECT_LINE = 'name = "astra-codebase-memory"'
+NO_CHECKOUT = ("note: this installed package has the development sets only (astra_memory/bench/cases/: dev, "
+               "dev-extra); the blind sets and diagnoses are in a source checkout: add them with --evals DIR "
+               "(the checkout's evals/ folder), or run other case files with --cases FILE")
+
+
+def checkout_evals(root: Path | None = None) -> Path | None:
+    """The evals/ folder of the source checkout the package runs from (the repository itself, or an
+    editable install of it), else None. ``root``: the folder holding the package (default: this
+    package's). It is a checkout when our pyproject.toml is there too: in an installed package
+    that folder is site-packages, where an evals/ folder would be some other distribution's."""
+    root = root if root is not None else Path(__file__).resolve().parent.parent.parent
+    try:
+        ours = PROJECT_LINE in (root / "pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return root / "evals" if ours and (root / "evals").is_dir() else None
+
+
+def _evals_folder(evals: Path | None) -> Path | None:
+    """``--evals`` if given (it must hold a blind set), else the checkout's evals/ folder, if any."""
+    if evals is None:
+        return checkout_evals()
+    if not any((evals / path).is_file() for path in BLIND_SETS.values()):
+        _fail(f"--evals {evals}: no {' or '.join(map(str, BLIND_SETS.values()))} there; give a source "
+              "checkout's evals/ folder")
+    return evals
+
+
+def _case_sets(cases: list[Path] | None, folder: Path | None) -> dict[str, Path]:
+    """The case files a bench runs side by side: ``--cases``, else the development sets (package
+    data) and the blind sets of the evals folder (saying so when there is none)."""
+    from astra_memory.bench.cases import DEV_EXTRA_CASES, SHIPPED_CASES
+
+    if cases:
+        return _set_names(cases)
+    sets = {"dev": SHIPPED_CASES, "dev-extra": DEV_EXTRA_CASES}
+    if folder is None:
+        err.print(NO_CHECKOUT, markup=False, highlight=False)
+        return sets
+    return sets | {name: folder / path for name, path in BLIND_SETS.items() if (folder / path).is_file()}
 
 
 def _command(bench: str, **params: Any) -> str:
@@ -62,34 +111,37 @@ def _emit(result: dict, written: dict, as_json: bool, table: Table | list[Table]
 @bench_app.command()
 def retrieval(
     cases: Annotated[Optional[list[Path]], typer.Option(
-        "--cases", help="JSON-lines cases; repeat for several sets (default: the development sets and, "
-                        "in a source checkout, the blind sets evals/blind*/cases.jsonl, side by side).")] = None,
+        "--cases", help="JSON-lines cases; repeat for several sets (default: the development sets and the blind "
+                        "sets of --evals, blind*/cases.jsonl, side by side).")] = None,
     diagnoses: Annotated[Optional[Path], typer.Option(
         help="JSON lines {id, diagnosis}: a second search per query with a model's diagnosis "
-             "(default: evals/diagnoses/diagnoses.jsonl in a source checkout).")] = None,
+             "(default: diagnoses/diagnoses.jsonl of --evals).")] = None,
+    evals: EvalsOpt = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Recall@1/@3, MRR and delivered precision: the product against the fix-only baseline and BM25,
     on each case set side by side; score calibration."""
-    from astra_memory.bench.cases import default_case_sets, load_diagnoses
+    from astra_memory.bench.cases import load_diagnoses
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.report import SHORT, write_retrieval_sets
     from astra_memory.bench.retrieval import run_retrieval_sets
 
-    sets = _set_names(cases) if cases else default_case_sets()
+    folder = _evals_folder(evals)
+    sets = _case_sets(cases, folder)
     try:
         require_bench_extra()
-        # Our progress bar, on a terminal only (quiet in --json and in logs).
         if diagnoses is not None and not diagnoses.is_file():
             raise AstraError(f"{diagnoses} is not a file")
+        found = diagnoses or (folder / DIAGNOSES_FILE if folder is not None else None)
+        # Our progress bar, on a terminal only (quiet in --json and in logs).
         result = run_retrieval_sets(sets, progress_factory=lambda: make_progress(not as_json and err.is_terminal),
-                                    diagnoses=load_diagnoses(diagnoses))
+                                    diagnoses=load_diagnoses(found) if found is not None else {})
     except AstraError as exc:
         _fail(str(exc))
     written = write_retrieval_sets(result, results_dir("retrieval", out),
                                    _command("retrieval", cases=" ".join(map(str, cases or [])) or None,
-                                            diagnoses=diagnoses, out=out, json=as_json))
+                                            diagnoses=diagnoses, evals=evals, out=out, json=as_json))
     names = list(result["sets"])
     table = Table("system", *(f"{n} ({result['sets'][n]['queries']} q)" for n in names),
                   title="Retrieval, MiniLM: recall@1 / recall@3 / MRR@10")
@@ -192,13 +244,13 @@ def recurring(
 @bench_app.command()
 def evidence(
     cases: Annotated[Optional[list[Path]], typer.Option(
-        "--cases", help="Case files (repeatable; default: dev, dev-extra and the blind sets).")] = None,
+        "--cases", help="Case files (repeatable; default: dev, dev-extra and the blind sets of --evals).")] = None,
     seeds: Annotated[int, typer.Option(min=1, max=20, help="Seeds per history.")] = 3,
+    evals: EvalsOpt = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Outcome-aware ranking with and without: evidence off / this project's records / every record."""
-    from astra_memory.bench.cases import default_case_sets
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.evidence import (
         HEADER,
@@ -207,13 +259,14 @@ def evidence(
         write_evidence,
     )
 
-    sets = _set_names(cases) if cases else default_case_sets()
+    sets = _case_sets(cases, _evals_folder(evals))
     try:
         result = run_evidence(sets, seeds=tuple(range(seeds)), progress=make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
         _fail(str(exc))
     written = write_evidence(result, results_dir("evidence", out),
-                             _command("evidence", cases=" ".join(map(str, cases or [])) or None, seeds=seeds))
+                             _command("evidence", cases=" ".join(map(str, cases or [])) or None, seeds=seeds,
+                                      evals=evals))
     table = Table(*HEADER, title=f"Outcome-aware ranking, {seeds} seed(s) per history")
     for row in evidence_rows(result):
         table.add_row(*row)

@@ -18,9 +18,9 @@ from astra_memory.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
+    Given,
     JsonOpt,
     _fail,
-    _given_settings,
     _print_json,
     _settings,
     console,
@@ -28,6 +28,7 @@ from astra_memory.cli.common import (
 )
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
+from astra_memory.cli.prices import prices
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.settings import Settings
@@ -40,12 +41,10 @@ app.add_typer(bench_app, name="bench")
 
 
 @app.callback()
-def _database(database_url: Annotated[Optional[str], typer.Option(
+def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.Option(
         "--database-url", metavar="URL", help="One PostgreSQL database for checkpoints, memory and cost ledger "
         "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
-    _given_settings.clear()
-    if database_url:
-        _given_settings["database_url"] = database_url
+    ctx.obj = Given(database_url=database_url or None)  # the commands read it with _settings(ctx)
 
 
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
@@ -130,6 +129,7 @@ def _print_summary(summary: dict) -> None:
 @app.command()
 @session_options
 def run(
+    ctx: typer.Context,
     scenario: Annotated[Optional[str], typer.Argument(help="Bundled scenario name (see `scenarios`).")] = None,
     workspace: Annotated[Optional[Path], typer.Option(help="Your own project, fixed in place.")] = None,
     test_command: Annotated[Optional[str], typer.Option(help="Test command for --workspace.")] = None,
@@ -152,7 +152,7 @@ def run(
         workspace_task,
     )
 
-    settings = _settings()
+    settings = _settings(ctx)
     if (scenario is None) == (workspace is None):
         _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
@@ -201,7 +201,7 @@ def _interrupted(thread_id: str) -> None:
 
 @app.command()
 @session_options
-def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
+def resume(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """Continue an interrupted session from its last checkpoint, under the knobs it started with
     (options given again win)."""
     from astra_memory.cli.approval import ask_on_terminal
@@ -216,7 +216,7 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
 
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings()) as agent:
+        with open_agent(_settings(ctx)) as agent:
             context = resumed_context(agent, thread_id, given)
             snapshot = thread_state(agent, thread_id)
             if snapshot is None or snapshot.next:  # None: registered by `run`, killed before its first checkpoint
@@ -235,12 +235,12 @@ def resume(thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | Non
 
 
 @app.command()
-def threads(as_json: JsonOpt = False) -> None:
+def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """List sessions with their status and last node."""
     from astra_memory.session.run import list_threads, open_reader
 
     try:
-        with open_reader(_settings()) as agent:
+        with open_reader(_settings(ctx)) as agent:
             rows = list_threads(agent)
     except AstraError as exc:
         _fail(str(exc))
@@ -289,7 +289,7 @@ def scenarios(as_json: JsonOpt = False) -> None:
 
 @app.command()
 @session_options
-def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
+def demo(ctx: typer.Context, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """The memory demo: alpha stores a fix, beta finds it before editing anything, alpha again is replayed."""
     from contextlib import nullcontext
 
@@ -297,7 +297,7 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
     from astra_memory.models.live import is_live
     from astra_memory.session.demo import run_demo
 
-    settings = _settings()
+    settings = _settings(ctx)
     if (given or {}).get("approve_edits"):
         _fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
     context = replace(Context(), **(given or {}))
@@ -340,7 +340,7 @@ def demo(as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
 
 
 @app.command()
-def cost(as_json: JsonOpt = False,
+def cost(ctx: typer.Context, as_json: JsonOpt = False,
          thread: Annotated[Optional[str], typer.Option(help="Also list this session's requests one by one.")] = None,
          ) -> None:
     """Show the cost ledger: per session requests, tokens and spend, and the total.
@@ -353,7 +353,7 @@ def cost(as_json: JsonOpt = False,
     from astra_memory.db.postgres import redact_url
     from astra_memory.models.live import total_limit
 
-    settings = _settings()
+    settings = _settings(ctx)
     path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
     try:
         if thread is not None:
@@ -394,6 +394,9 @@ def cost(as_json: JsonOpt = False,
 
 
 # -- memory commands ----------------------------------------------------------------------------
+
+app.command()(prices)  # astra_memory/cli/prices.py: what the cost guard charges, and its source
+
 
 def main() -> None:
     """The command, with the last resort for data errors no command expected (a disk that filled up

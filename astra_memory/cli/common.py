@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
@@ -11,18 +12,34 @@ from rich.console import Console
 
 from astra_memory.settings import Settings
 
-_given_settings: dict[str, Any] = {}
+
+@dataclass(frozen=True)
+class Given:
+    """What the command line gave before the command: ``--database-url`` (the app's callback) and
+    ``memory --namespace`` (the memory app's). The callbacks put it in typer's context object
+    (``ctx.obj``), which the command's context inherits; None: not given (the environment decides)."""
+
+    database_url: str | None = None
+    namespace: str | None = None
 
 
-def _child_env() -> dict[str, str]:
+def _given(ctx: typer.Context) -> Given:
+    """What the command line gave (nothing, for an app invoked without the main callback)."""
+    found = ctx.find_object(Given)
+    return found if found is not None else Given()
+
+
+def _child_env(ctx: typer.Context) -> dict[str, str]:
     """What a subprocess of ours needs to see the same data (``memory smoke``'s read-back)."""
-    url = _given_settings.get("database_url")
-    return {"ASTRA_DATABASE_URL": url} if url else {}
+    given = _given(ctx)
+    env = {"ASTRA_DATABASE_URL": given.database_url} if given.database_url else {}
+    return env | ({"ASTRA_NAMESPACE": given.namespace} if given.namespace is not None else {})
 
 
-def _settings() -> Settings:
+def _settings(ctx: typer.Context) -> Settings:
     """Settings from the environment, with what the command line gave (--database-url)."""
-    return Settings(**_given_settings)
+    url = _given(ctx).database_url
+    return Settings(database_url=url) if url else Settings()
 
 
 console = Console(soft_wrap=True)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -23,6 +24,7 @@ from astra_memory.cli.common import (
     JsonOpt,
     _child_env,
     _fail,
+    _given,
     _print_json,
     _settings,
     console,
@@ -31,21 +33,19 @@ from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
 memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.", no_args_is_help=True)
-_memory_namespace: dict[str, str] = {}
 
 
 @memory_app.callback()
-def _memory_options(namespace: Annotated[Optional[str], typer.Option(
+def _memory_options(ctx: typer.Context, namespace: Annotated[Optional[str], typer.Option(
         "--namespace", help="The memory namespace these commands use (ASTRA_NAMESPACE; default the shared one).")]
         = None) -> None:
-    _memory_namespace.clear()
-    if namespace is not None:
-        _memory_namespace["name"] = namespace
+    ctx.obj = replace(_given(ctx), namespace=namespace)  # the memory commands' context inherits it
 
 
-def _namespace() -> str | None:
+def _namespace(ctx: typer.Context) -> str | None:
     """The namespace `memory --namespace` gave (None: ASTRA_NAMESPACE, else the shared default)."""
-    return _memory_namespace.get("name")
+    return _given(ctx).namespace
+
 
 def _record_row(record) -> list[str]:
     return [record.memory_id, record.project, record.error_type, ", ".join(record.file_paths),
@@ -53,7 +53,7 @@ def _record_row(record) -> list[str]:
 
 
 @memory_app.command("search")
-def memory_search(query: str,
+def memory_search(ctx: typer.Context, query: str,
                   error_type: Annotated[Optional[str], typer.Option(help="Exact error type filter.")] = None,
                   top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
                   project: Annotated[Optional[str], typer.Option(
@@ -64,7 +64,7 @@ def memory_search(query: str,
     from astra_memory.stores.format import format_hits
 
     try:
-        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project=project)
     except AstraError as exc:
         _fail(str(exc))
@@ -72,14 +72,14 @@ def memory_search(query: str,
 
 
 @memory_app.command("list")
-def memory_list(limit: int = 50, offset: int = 0,
+def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
                 show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
                 as_json: JsonOpt = False) -> None:
     """List stored fixes, newest first (invalidated ones only with --all)."""
     from astra_memory.backends.memory_only import open_memory
 
     try:
-        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
         _fail(str(exc))
@@ -93,7 +93,7 @@ def memory_list(limit: int = 50, offset: int = 0,
 
 
 @memory_app.command("invalidate")
-def memory_invalidate(memory_id: str,
+def memory_invalidate(ctx: typer.Context, memory_id: str,
                       reason: Annotated[str, typer.Option("--reason", help="Why the fix is wrong (kept for audit).")] = "",
                       as_json: JsonOpt = False) -> None:
     """Mark a fix wrong: kept for audit (`memory list --all`), never returned to the agent or replayed."""
@@ -103,7 +103,7 @@ def memory_invalidate(memory_id: str,
     if not reason.strip():
         _fail("--reason is required: say why the fix is wrong (it is kept with the record)")
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
             record = invalidate(memory, memory_id, reason)
     except AstraError as exc:
         _fail(str(exc))
@@ -113,12 +113,12 @@ def memory_invalidate(memory_id: str,
 
 
 @memory_app.command("show")
-def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
+def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) -> None:
     """Show one record in full."""
     from astra_memory.backends.memory_only import open_memory
 
     try:
-        with open_memory(_settings(), namespace=_namespace(), read_only=True) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             record = memory.get(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -137,12 +137,12 @@ def memory_show(memory_id: str, as_json: JsonOpt = False) -> None:
 
 
 @memory_app.command("delete")
-def memory_delete(memory_id: str) -> None:
+def memory_delete(ctx: typer.Context, memory_id: str) -> None:
     """Delete one record (its vector too: it will not come back from search)."""
     from astra_memory.backends.memory_only import open_memory
 
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
             deleted = memory.delete(memory_id)
     except AstraError as exc:
         _fail(str(exc))
@@ -152,7 +152,7 @@ def memory_delete(memory_id: str) -> None:
 
 
 @memory_app.command("export")
-def memory_export(path: Path) -> None:
+def memory_export(ctx: typer.Context, path: Path) -> None:
     """Write every record to a JSON-lines file."""
     from astra_memory.backends.memory_only import open_memory
 
@@ -160,7 +160,7 @@ def memory_export(path: Path) -> None:
     if not path.parent.is_dir():
         _fail(f"cannot export to {path}: the folder {path.parent} does not exist (create it first)")
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory, open(path, "w", encoding="utf-8") as out:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
@@ -170,7 +170,7 @@ def memory_export(path: Path) -> None:
 
 
 @memory_app.command("import")
-def memory_import(path: Path, as_json: JsonOpt = False) -> None:
+def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> None:
     """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
     from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.transfer import import_jsonl
@@ -178,7 +178,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
     if not path.is_file():
         _fail(f"{path} is not a file")
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
             count = import_jsonl(memory, path)
     except AstraError as exc:
         _fail(str(exc))
@@ -186,7 +186,7 @@ def memory_import(path: Path, as_json: JsonOpt = False) -> None:
 
 
 @memory_app.command("smoke")
-def memory_smoke(as_json: JsonOpt = False) -> None:
+def memory_smoke(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
     from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.record import utc_now, validate_record
@@ -203,13 +203,13 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
     try:
-        with open_memory(_settings(), namespace=_namespace()) as memory:
+        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
             memory.put_record(record)
             steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
             hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
             steps.append({"step": "search", "ok": any(h.record.memory_id == record.memory_id for h in hits)})
             child = subprocess.run([sys.executable, "-m", "astra_memory", "memory", "show", record.memory_id, "--json"],
-                                   capture_output=True, text=True, env={**os.environ, **_child_env()}, timeout=300)
+                                   capture_output=True, text=True, env={**os.environ, **_child_env(ctx)}, timeout=300)
             persisted = child.returncode == 0 and json.loads(child.stdout or "{}").get("memory_id") == record.memory_id
             steps.append({"step": "read back in a separate process", "ok": persisted})
             steps.append({"step": "delete", "ok": memory.delete(record.memory_id)})
@@ -230,6 +230,7 @@ def memory_smoke(as_json: JsonOpt = False) -> None:
 
 @memory_app.command("migrate")
 def memory_migrate(
+    ctx: typer.Context,
     source: Annotated[Optional[str], typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")] = None,
     destination: Annotated[Optional[str], typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")] = None,
     as_json: JsonOpt = False,
@@ -245,17 +246,17 @@ def memory_migrate(
     from astra_memory.stores.namespaces import namespace_for
     from astra_memory.stores.upgrade import upgrade_memory
 
-    settings = _settings()
+    settings = _settings(ctx)
     if (source is None) != (destination is None):
         _fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
     report = None
     try:
         if source is None:
-            with open_memory(settings) as memory:
+            with open_memory(settings, namespace=_namespace(ctx)) as memory:  # --namespace: only that one
                 upgrade = upgrade_memory(memory)
         else:
             embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-            where = namespace_for(Context().namespace if _namespace() is None else _namespace())
+            where = namespace_for(Context().namespace if _namespace(ctx) is None else _namespace(ctx))
             report = migrate(source, destination, embeddings, namespace=where)
             with open_memory_store(destination, embeddings, setting="--to") as opened:
                 upgrade = upgrade_memory(FixMemory(opened.store, namespace=where))

@@ -85,7 +85,7 @@ def preflight(name: str, context: Context) -> Price:
     openai_api_key()
     check_wire_settings(context)
     price = price_for(model, price_in=context.price_in_per_mtok, price_out=context.price_out_per_mtok,
-                      service_tier=context.service_tier)
+                      service_tier=context.service_tier, base_url=context.base_url)
     session_limit(context)
     total_limit(context)
     if context.max_output_tokens < 1:
