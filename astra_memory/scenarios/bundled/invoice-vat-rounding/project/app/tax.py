@@ -1,6 +1,6 @@
 """VAT on invoice lines, rounded half up to the cent as the tax office requires."""
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
 
