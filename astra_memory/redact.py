@@ -12,6 +12,17 @@ not the key's body, have no detector for Hugging Face (``hf_``) or Google (``AIz
 line by line in Python; the formats below are its and the providers' published shapes, each with a
 row in tests/test_redact.py. Every pattern is linear (bounded repeats, no nested quantifiers), so
 scrubbing a 200 kB test log stays cheap.
+
+Secrets with no shape of their own are found by their name: a value given to a key that names a
+secret (``password``, ``client_secret``, ``aws_secret_access_key``, ``AccountKey``, ``api_key``,
+``token``...) in every form it takes in test output (tests/test_secret_forms.py has a row per form):
+``key = value``, ``KEY=value``, ``key: value``, ``'key': 'value'`` (a dict repr, a pytest assertion
+diff), ``"key": "value"`` (JSON, and JSON inside a JSON string), ``obj["key"] == "value"``. A key
+that names a property of a secret (``password_length``, ``token_count``, ``token_type``) is not a
+secret, nor is a value that is code (``password=password``, ``token=self.token``, a call, a number,
+``None``) or a word in prose (``invalid token: expected 3 parts``). Not covered: a secret with no
+key and no shape (a bare password in a sentence), and a quoted value with a space in it (prose and
+passphrases look alike).
 """
 
 from __future__ import annotations
@@ -42,6 +53,12 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
     ("json web token", r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
     ("bearer token", r"\b(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}"),
     ("basic auth header", r"(?i:(?<=authorization: basic ))[A-Za-z0-9+/=]{8,}"),
+    # 40 base64 characters near "aws ... secret/key", in any form (prose, a credentials file, a dict)
+    ("aws secret access key", r"(?i:(?P<pre>\baws[\w\-. ]{0,30}?(?:secret|key)[\w\-. \"'\\:=]{0,30}?))"
+                              r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
+    # Azure storage / Service Bus connection strings, and a SAS token's signature
+    ("azure account key", r"(?i:(?P<pre>\b(?:Account|SharedAccess)Key\s{0,4}=\s{0,4}))[A-Za-z0-9+/]{16,}={0,2}"),
+    ("azure sas signature", r"(?P<pre>[?&;]sig=)[A-Za-z0-9%+/=]{16,}"),
 ))
 # user:password@host in a URL (any scheme, or none, as in a bare `user:pass@db.example.com:5432`);
 # bounded and anchored: an unbounded scheme backtracks quadratically over long base64-like runs.
@@ -51,35 +68,116 @@ _URL_PASSWORD = re.compile(
 _BARE_PASSWORD = re.compile(
     r"(?<![\w.:/@\-])(?P<user>[A-Za-z0-9_.\-]{1,64}):(?P<pw>[^@/\s:'\"]{3,256})@(?=[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)"
 )
-# `password = "hunter2!"` or `API_KEY=abc123def456ghi7`; a plain identifier (`token: str`) is left alone.
-_ASSIGNED = re.compile(
-    r"(?i)(?P<key>\b[\w\-]*(?:api[_-]?key|secret|token|password|passwd)[\w\-]*\b\s*[=:]\s*)"
-    r"(?:(?P<quote>[\"'])[^\"'\s]{6,}(?P=quote)|(?=[^\s\"',;]*\d)[^\s\"',;]{12,})"
+# Secrets with no shape of their own, found by the key they are given to. The key: a word naming a
+# secret, bounded on both sides (a 10 kB run of word characters is not re-scanned from every
+# position); then an optional closing quote / bracket (``'password':``, ``data["token"] =``, a JSON
+# key, escaped or not), a separator (``=``, ``:``, ``==``, ``:=``, ``=>``; never ``::`` as in a
+# pytest node id, nor ``://``), and the value: quoted (no whitespace, no line break; a closing quote
+# cut off at the end of a line still counts) or bare (up to a delimiter).
+_SECRET_WORDS = (r"api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|secret|token|passw(?:or)?d|passphrase"
+                 r"|credentials?")
+_KEY = rf"(?<![\w\-])(?P<key>[\w\-]{{0,40}}?(?:{_SECRET_WORDS})[\w\-]{{0,40}}?)(?![\w\-])"
+_BARE_CHARS = r"[^\s\"'`,;()\[\]{}<>&]"
+_KEYED = re.compile(
+    rf"(?i){_KEY}(?P<sep>\\?[\"'`]?\]?[ \t]{{0,8}}(?::=|=>|==?|:(?![:/]))[ \t]{{0,8}})"
+    r"(?:(?P<q>\\?[\"'`])(?P<quoted>(?:[^\"'`\s\\]|\\[^\"'`\s]){1,256})(?P<close>(?P=q)|(?=\r?\n|$))"
+    rf"|(?P<bare>{_BARE_CHARS}{{1,256}})(?!{_BARE_CHARS}))"
 )
+# The last word of a key that names something about a secret, not the secret (``password_length``,
+# ``tokenCount``, ``token_type``, ``secret_name``, ``api_key_env``, ``max_tokens`` is a number).
+NOT_SECRET_WORDS = frozenset({
+    "length", "len", "count", "counts", "num", "number", "size", "limit", "min", "max", "type", "types", "kind",
+    "name", "names", "id", "ids", "url", "uri", "urls", "endpoint", "path", "paths", "file", "files", "dir",
+    "env", "var", "field", "fields", "header", "headers", "param", "label", "prompt", "hint", "help", "policy",
+    "pattern", "regex", "format", "version", "expiry", "expires", "expiration", "ttl", "timeout", "lifetime",
+    "age", "required", "enabled", "disabled", "valid", "validator", "usage", "budget", "index", "idx", "prefix",
+    "suffix", "location", "source", "provider", "store", "storage", "class", "method", "scheme", "mode",
+    "strength", "rules", "reset", "changed", "expired", "set",
+})
+_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_FULL_KEY = re.compile(rf"(?i)[\w\-]{{0,40}}?(?:{_SECRET_WORDS})[\w\-]{{0,40}}")
+# A bare value that is code or a placeholder, not a secret: a number, a constant, a (dotted) name
+# holding the secret (``password=password``, ``token=self.token``, ``api_key=DEFAULT_API_KEY``).
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_NAME_OF_A_SECRET = re.compile(rf"(?i)\w*_\w*(?:{_SECRET_WORDS})\w*|\w*(?:{_SECRET_WORDS})\w*_\w*")
+_CONSTANTS = frozenset({"none", "null", "nil", "true", "false", "undefined", "yes", "no", "required", "optional"})
+MIN_BARE_CHARS = 6
+MIN_QUOTED_CHARS = 4
+
+
+def names_a_secret(key: str) -> bool:
+    """Whether ``key`` (a dict key, a variable, an environment variable) names a secret value."""
+    if not _FULL_KEY.fullmatch(key):
+        return False
+    words = _KEY_WORDS.findall(key)
+    return not (words and words[-1].lower() in NOT_SECRET_WORDS)
+
+
+def _bare_is_secret(key: str, sep: str, value: str, at_line_end: bool) -> bool:
+    if len(value) < MIN_BARE_CHARS or value.lower() in _CONSTANTS or value.startswith(("$", "%")):
+        return False
+    if value.strip("*xX.-") == "" or value.lower() == key.lower():
+        return False
+    if _NUMBER.fullmatch(value) or _DOTTED_NAME.fullmatch(value) or _NAME_OF_A_SECRET.fullmatch(value):
+        return False
+    if not value.isalpha():  # digits or symbols: not a word of prose
+        return True
+    # A word of letters: an assignment (``PASSWORD=word``, ``password = word``), a constant's name
+    # (``DB_PASSWORD: word``), or a config line's whole value (``password: word``), not prose.
+    return "=" in sep or any(c.isupper() for c in key) or at_line_end
+
+
+def _keyed(match: re.Match[str]) -> str:
+    key, sep = match["key"], match["sep"]
+    if not names_a_secret(key):
+        return match[0]
+    if match["q"] is not None:
+        if len(match["quoted"]) < MIN_QUOTED_CHARS or match["quoted"] == REDACTED:
+            return match[0]
+        return f"{key}{sep}{match['q']}{REDACTED}{match['close']}"
+    end = match.end()
+    at_line_end = end == len(match.string) or match.string[end] in "\r\n"
+    if not _bare_is_secret(key, sep, match["bare"], at_line_end):
+        return match[0]
+    return f"{key}{sep}{REDACTED}"
 
 
 def scrub(text: str) -> str:
     """Replace every secret this module knows the shape of with ``[REDACTED]``.
 
     Keys and tokens of the formats in ``SECRET_PATTERNS``, PEM private keys, bearer and basic
-    credentials, passwords in URLs, and values assigned to names like ``password`` or ``api_key``.
+    credentials, passwords in URLs, and values given to keys that name a secret (``password``,
+    ``client_secret``, ``api_key``...) in any of the forms the module docstring lists.
     """
     if not text or not isinstance(text, str):
         return text
     for _, pattern in SECRET_PATTERNS:
-        text = pattern.sub(REDACTED, text)
+        if "pre" in pattern.groupindex:  # the words before the secret stay
+            text = pattern.sub(lambda m: f"{m['pre']}{REDACTED}", text)
+        else:
+            text = pattern.sub(REDACTED, text)
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
     text = _BARE_PASSWORD.sub(lambda m: f"{m['user']}:{REDACTED}@", text)
-    text = _ASSIGNED.sub(lambda m: f"{m['key']}{m['quote'] or ''}{REDACTED}{m['quote'] or ''}", text)
-    return text
+    return _KEYED.sub(_keyed, text)
 
 
 def scrub_data(value: Any) -> Any:
-    """``scrub`` applied to every string in ``value`` (dicts, lists and tuples, at any depth; keys too)."""
+    """``scrub`` applied to every string in ``value`` (dicts, lists and tuples, at any depth; keys too).
+
+    A string under a key that names a secret (``{"password": "..."}``, ``{"DB_TOKEN": "..."}``) is
+    redacted whole: as data, no text around the value shows whose it is.
+    """
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, dict):
-        return {scrub_data(k): scrub_data(v) for k, v in value.items()}
+        return {scrub_data(k): _keyed_value(k, v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(scrub_data(v) for v in value)
     return value
+
+
+def _keyed_value(key: Any, value: Any) -> Any:
+    if isinstance(key, str) and isinstance(value, str) and value and names_a_secret(key):
+        return REDACTED
+    return scrub_data(value)

@@ -6,6 +6,10 @@ Two inputs are enough; everything else is filled in here::
     {"task": {"scenario": "alpha"}}
     {"task": {"workspace": "/abs/path/to/project", "test_command": "python -m pytest -q"}}
 
+``protect`` adds read-only paths to the project's acceptance tests (``--protect`` on the command
+line): ``{"task": {..., "protect": ["acceptance", "app/golden.json"]}}``, each a file or folder
+inside the workspace (astra_memory/workspace/protected.py says what is protected without it).
+
 Bad input is refused with a ``TaskInputError`` that names the field and the fix (a ``ValueError``,
 so langgraph-api shows its message in Studio instead of "An internal error occurred").
 """
@@ -14,6 +18,8 @@ from __future__ import annotations
 
 import shlex
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,11 +27,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from astra_memory.context import Context, recorded_knobs
-from astra_memory.errors import AstraError, ScenarioError
+from astra_memory.errors import AstraError, ScenarioError, WorkspaceError
 from astra_memory.models.live import is_live
 from astra_memory.scenarios import Scenario, load_scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
+from astra_memory.workspace.protected import checked_protect
 
 SCENARIO_EXAMPLE = '{"task": {"scenario": "alpha"}}'
 WORKSPACE_EXAMPLE = '{"task": {"workspace": "/abs/path/to/project", "test_command": "python -m pytest -q"}}'
@@ -36,30 +43,46 @@ class TaskInputError(AstraError):
     """The task given to the graph is missing a field or has a wrong one; the message names it."""
 
 
-def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted") -> Task:
-    """A task on a fresh copy of a bundled scenario, under the session's run directory."""
+def _merged(declared: list[str], workspace: Path, protect: list[str] | None) -> list[str]:
+    """The declared protected paths plus the user's ``protect`` (checked: existing, inside the workspace)."""
+    return list(dict.fromkeys([*declared, *checked_protect(workspace, protect or [])]))
+
+
+def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model: str = "scripted", *,
+                  protect: list[str] | None = None) -> Task:
+    """A task on a fresh copy of a bundled scenario, under the session's run directory.
+
+    ``protect``: more paths of the scenario's project the agent may not edit (relative to it)."""
     run_dir = settings.run_dir(thread_id)
-    workspace = scenario.copy_to(run_dir / "workspace")
-    return Task(workspace=str(workspace.resolve()), test_command=scenario.test_command, prompt=scenario.prompt,
+    workspace = scenario.copy_to(run_dir / "workspace").resolve()
+    return Task(workspace=str(workspace), test_command=scenario.test_command, prompt=scenario.prompt,
                 project=scenario.project, scenario=scenario.name, script=scenario.solution, model=model,
-                protected=list(scenario.protected), test_env=dict(scenario.env), run_dir=str(run_dir.resolve()),
-                session_id=thread_id)
+                protected=_merged(list(scenario.protected), workspace, protect), test_env=dict(scenario.env),
+                run_dir=str(run_dir.resolve()), session_id=thread_id)
 
 
 def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
-                   prompt: str = "", model: str = "scripted", protected: list[str] | None = None) -> Task:
-    """A task on the user's own project, edited in place."""
+                   prompt: str = "", model: str = "scripted", protected: list[str] | None = None,
+                   protect: list[str] | None = None) -> Task:
+    """A task on the user's own project, edited in place.
+
+    ``protected`` replaces the declared protected paths (``tests`` by default); ``protect`` (the
+    CLI's ``--protect PATH``, repeatable) adds to them: files or folders inside the workspace, relative
+    to it (or absolute under it). Test files by name, the files of the tests that fail and pytest's
+    configuration are protected either way (astra_memory/workspace/protected.py). A path that does
+    not exist or leaves the workspace is refused with a WorkspaceError naming it, before anything runs.
+    """
     workspace = Path(workspace).expanduser().resolve()
     if not workspace.exists():
         raise ScenarioError(f"workspace {workspace} does not exist; give the folder of the project to fix")
     if not workspace.is_dir():
         raise ScenarioError(f"workspace {workspace} is not a directory; give the folder of the project to fix")
+    declared = _merged(protected if protected is not None else ["tests"], workspace, protect)
     run_dir = settings.run_dir(thread_id)
     run_dir.mkdir(parents=True, exist_ok=True)
     return Task(workspace=str(workspace), test_command=test_command,
                 prompt=prompt or f"The tests (`{test_command}`) fail. Fix the source so that they pass.",
-                project=workspace.name, scenario=None, script=None, model=model,
-                protected=protected if protected is not None else ["tests"],
+                project=workspace.name, scenario=None, script=None, model=model, protected=declared,
                 run_dir=str(run_dir.resolve()), session_id=thread_id)
 
 
@@ -74,7 +97,8 @@ class TaskInput(BaseModel):
     prompt: str | None = None
     project: str | None = None
     model: str | None = None
-    protected: list[str] | None = None
+    protected: list[str] | None = None  # replaces the declared protected paths (``tests``)
+    protect: list[str] | None = None  # adds to them (``--protect``): files or folders inside the workspace
     script: list[dict[str, Any]] | None = None
     test_env: dict[str, str] | None = None
     approve_edits: bool | None = None
@@ -137,6 +161,15 @@ def _checked_command(command: str | None) -> str:
     return command
 
 
+@contextmanager
+def _protect_field() -> Iterator[None]:
+    """A refused ``protect`` path (the only WorkspaceError building a task raises), named as the field."""
+    try:
+        yield
+    except WorkspaceError as exc:
+        raise TaskInputError(f"task.protect: {exc}") from None
+
+
 def _fresh_copy_target(settings: Settings, thread_id: str) -> None:
     """A scenario copy left by a first step that was cut off before its checkpoint (a server
     restart): nothing ran on it, so it is copied again."""
@@ -161,8 +194,11 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
             "script; here use the scripted model on a bundled scenario")
     complete = bool(given.workspace and given.test_command and given.run_dir and given.session_id)
     if complete:
-        task = Task(**given.model_dump(exclude_none=True))
-        _checked_workspace(task["workspace"])
+        task = Task(**given.model_dump(exclude_none=True, exclude={"protect"}))
+        workspace = _checked_workspace(task["workspace"])
+        if given.protect:
+            with _protect_field():
+                task["protected"] = _merged(task.get("protected") or ["tests"], workspace, given.protect)
     else:
         if not thread_id:
             raise TaskInputError("no thread id: run the graph with config={'configurable': {'thread_id': ...}}")
@@ -175,11 +211,14 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
             except ScenarioError as exc:
                 raise TaskInputError(f"task.scenario: {exc}") from None
             _fresh_copy_target(settings, thread_id)
-            task = scenario_task(scenario, settings, thread_id, model=model)
+            with _protect_field():
+                task = scenario_task(scenario, settings, thread_id, model=model, protect=given.protect)
         elif given.workspace:
             workspace = _checked_workspace(given.workspace)
-            task = workspace_task(workspace, _checked_command(given.test_command), settings, thread_id,
-                                  prompt=given.prompt or "", model=model, protected=given.protected)
+            with _protect_field():
+                task = workspace_task(workspace, _checked_command(given.test_command), settings, thread_id,
+                                      prompt=given.prompt or "", model=model, protected=given.protected,
+                                      protect=given.protect)
         else:
             raise TaskInputError(f"the task names no project: {INPUTS_HINT}")
         for name in ("prompt", "project", "script", "test_env", "test_command"):  # what the caller chose wins

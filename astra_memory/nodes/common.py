@@ -31,7 +31,7 @@ def fix_memory(runtime: Runtime[Context]) -> FixMemory:
 
 def workspace_of(state: AgentState) -> Workspace:
     task = state["task"]
-    return Workspace(task["workspace"], protected=protected_paths(task))
+    return Workspace(task["workspace"], protected=protected_paths(task, state))
 
 
 def current_calls(state: AgentState) -> tuple[AIMessage | None, list[dict]]:

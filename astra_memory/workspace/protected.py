@@ -4,7 +4,16 @@ A fix that edits the acceptance tests, or the machinery that runs them, is not a
 ``conftest.py`` hook can mark every test passed with the source unchanged. So these are read-only
 to the agent, at any depth of the workspace:
 
-- the paths the scenario or the user declares (``task["protected"]``; ``tests`` by default);
+- the paths the scenario or the user declares (``task["protected"]``: ``tests`` by default, plus
+  every path given with ``--protect`` / ``task.protect``, checked by ``checked_protect``);
+- test code, by the names pytest collects by default: every file in a ``test/`` or ``tests/``
+  folder, every ``test_*.py``, ``*_test.py`` and ``tests.py`` (Django's), and every file matching
+  the project's own ``python_files`` patterns (under its ``testpaths``, when it sets them) in
+  ``pytest.ini``, ``pyproject.toml``, ``tox.ini`` or ``setup.cfg``, read from the pre-session
+  snapshot when there is one (a test run cannot widen what is editable by rewriting them);
+- every file a test collected at observe lives in (its node id ``path::name``, from pytest's own
+  results, or the failing tests read from the output), whatever it is named; a doctest's node id
+  (``app/calc.py::app.calc.add``) names a source module, which stays editable;
 - pytest/tox/nox machinery: every ``conftest.py``, ``pytest.ini``, ``tox.ini``, ``setup.cfg``,
   ``pyproject.toml`` and ``noxfile.py`` (whole files: ``pyproject.toml`` also holds the project's
   metadata and dependencies, but telling its test sections apart safely is not worth the risk, so
@@ -16,16 +25,30 @@ to the agent, at any depth of the workspace:
 - every file the test command names that lives in the workspace (``bash run_tests.sh``,
   ``python tests/run.py``, ``pytest -c ci/pytest.ini``): the command's own script.
 
-One rule, one place: the edit path (workspace.Workspace) and the fresh-copy confirmation
-(nodes/confirm.py) both ask ``ProtectedPaths.why``.
+Names are compared case-insensitively (``TESTS/Test_x.py`` is ``tests/test_x.py`` on a
+case-insensitive disk). One rule, one place: the edit path (workspace.Workspace, which replay's
+writes go through too) and the fresh-copy confirmation (nodes/confirm.py) both ask
+``ProtectedPaths.why``.
 """
 
 from __future__ import annotations
 
+import configparser
+import fnmatch
+import os
 import shlex
-from collections.abc import Iterable
+import tomllib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from astra_memory.errors import WorkspaceError
+from astra_memory.workspace.confined import (
+    is_git_name,
+    open_dir,
+    open_regular,
+    read_bounded,
+)
 
 DEFAULT_DECLARED = ("tests",)
 MACHINERY_NAMES = frozenset({
@@ -36,6 +59,12 @@ MACHINERY_NAMES = frozenset({
 })
 
 ENVIRONMENT_DIRS = frozenset({".venv", "venv", "node_modules", ".tox", ".nox"})
+TEST_DIRS = frozenset({"test", "tests"})
+TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "tests.py")  # pytest's defaults, and Django's tests.py
+# Where pytest reads ``python_files`` / ``testpaths``, in the order it looks: (file, section).
+PYTEST_CONFIGS = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", "tool.pytest.ini_options"),
+                  ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
+MAX_CONFIG_BYTES = 1_000_000
 
 
 def _clean(path: str) -> str:
@@ -66,47 +95,208 @@ def command_files(workspace: str | Path, test_command: str | None) -> tuple[str,
                 inside = full != root and root in full.parents
                 if inside and full.is_file():
                     found.append(full.relative_to(root).as_posix())
-            except (OSError, ValueError):
+            except (OSError, ValueError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
                 continue
     return tuple(dict.fromkeys(found))
 
 
+def files_of_test_ids(test_ids: Iterable[str]) -> tuple[str, ...]:
+    """The workspace-relative files that pytest node ids (``tests/a.py::test_x``, ``b.py::C::test_y[1]``,
+    ``c_check.py`` for a collection error) live in. A doctest's id (``app/calc.py::app.calc.add``,
+    a dotted name after ``::``) names a source module: it is left out, so the source stays editable.
+    Ids that leave the workspace (absolute, ``..``) are left out too."""
+    files: list[str] = []
+    for test_id in test_ids:
+        if not isinstance(test_id, str):
+            continue
+        path, _, name = test_id.partition("::")
+        if "." in name.partition("[")[0]:
+            continue
+        rel = _clean(path.strip())
+        parts = PurePosixPath(rel).parts
+        if not rel or os.path.isabs(path.strip()) or ".." in parts:
+            continue
+        files.append(rel)
+    return tuple(dict.fromkeys(files))
+
+
+def observed_test_ids(state: Mapping | None) -> list[str]:
+    """The test ids observe recorded in a session's state: every test pytest ran at observe (the observe
+    run's ``tests``, from pytest's own results) and the tests that failed (``failure.failing_ids``, and
+    ``failure.failing_tests`` as read from the output, for a command whose results were not read)."""
+    state = state or {}
+    failure = state.get("failure") or {}
+    ids = [*(failure.get("failing_ids") or []), *(failure.get("failing_tests") or [])]
+    for run in state.get("test_runs") or []:
+        if isinstance(run, Mapping) and run.get("phase") == "observe" and isinstance(run.get("tests"), Mapping):
+            ids.extend(run["tests"])
+    return [t for t in ids if isinstance(t, str)]
+
+
+def _config_text(root: Path, name: str) -> str | None:
+    """A config file at the root, read without following a symlink; None if absent or unreadable."""
+    try:
+        with open_dir(root, ()) as dir_fd, open_regular(dir_fd, name, name) as (fd, _):
+            data = read_bounded(fd, MAX_CONFIG_BYTES)
+    except (WorkspaceError, OSError):
+        return None
+    return data.decode("utf-8", errors="replace") if len(data) <= MAX_CONFIG_BYTES else None
+
+
+def _words(value: object) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return [w for v in value if isinstance(v, str) for w in v.split()]
+    return []
+
+
+def collection_config(root: str | Path) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """(``python_files`` patterns, ``testpaths``, the file they came from) of the pytest configuration
+    at ``root``; empty when the project sets none (pytest's defaults are TEST_FILE_PATTERNS). The
+    first file with a pytest section counts, as for pytest; one that cannot be parsed is skipped
+    (pytest itself would refuse to run with it)."""
+    for name, section in PYTEST_CONFIGS:
+        options = _pytest_options(_config_text(Path(root), name), name, section)
+        if options is not None:
+            files = tuple(_clean(w) for w in _words(options.get("python_files")) if _clean(w))
+            paths = tuple(_clean(w) for w in _words(options.get("testpaths")) if _clean(w))
+            return files, paths, name
+    return (), (), ""
+
+
+def _pytest_options(text: str | None, name: str, section: str) -> Mapping | None:
+    """The pytest section of one config file's text, or None (absent, no such section, unparsable)."""
+    if text is None:
+        return None
+    if name.endswith(".toml"):
+        try:
+            table: object = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return None
+        for key in section.split("."):
+            table = table.get(key) if isinstance(table, dict) else None
+        return table if isinstance(table, dict) else None
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return None
+    return dict(parser[section]) if parser.has_section(section) else None
+
+
+def _glob(rel: str, pattern: str) -> bool:
+    """pytest's way: a pattern without a ``/`` matches the file name, one with it the path's tail."""
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(PurePosixPath(rel).name, pattern.casefold())
+    return fnmatch.fnmatchcase(rel, pattern.casefold()) or fnmatch.fnmatchcase(rel, "*/" + pattern.casefold())
+
+
 @dataclass(frozen=True)
 class ProtectedPaths:
-    """The protected-path rule for one workspace: declared prefixes, machinery names, command files."""
+    """The protected-path rule for one workspace: declared prefixes, test names, the files of the
+    tests that failed, the project's own ``python_files``, machinery names, command files."""
 
     declared: tuple[str, ...] = DEFAULT_DECLARED
     command_files: tuple[str, ...] = ()
+    test_files: tuple[str, ...] = ()  # files of the tests observe ran (files_of_test_ids)
+    python_files: tuple[str, ...] = ()  # the project's python_files patterns ...
+    testpaths: tuple[str, ...] = ()  # ... applied under its testpaths (everywhere when empty)
+    config: str = ""  # the file both came from
 
     @classmethod
     def of(cls, declared: Iterable[str] | None, *, workspace: str | Path | None = None,
-           test_command: str | None = None) -> "ProtectedPaths":
+           test_command: str | None = None, test_ids: Iterable[str] = (),
+           config_root: str | Path | None = None) -> "ProtectedPaths":
+        """``config_root``: where to read the pytest configuration (the pre-session snapshot; by
+        default the workspace)."""
         cleaned = tuple(p for p in (_clean(d) for d in (DEFAULT_DECLARED if declared is None else declared)) if p)
         scripts = command_files(workspace, test_command) if workspace is not None else ()
-        return cls(cleaned, scripts)
+        root = config_root if config_root is not None else workspace
+        files, paths, config = collection_config(root) if root is not None else ((), (), "")
+        return cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config)
 
     def why(self, rel: str) -> str | None:
         """Why the workspace-relative path ``rel`` is protected, or None when the agent may edit it."""
         rel = _clean(rel)
+        folded = rel.casefold()
         for prefix in self.declared:
-            if rel == prefix or rel.startswith(prefix + "/"):
+            if folded == prefix.casefold() or folded.startswith(prefix.casefold() + "/"):
                 return f"{rel} is a protected acceptance-test path ({prefix!r} is declared protected)"
-        parts = PurePosixPath(rel).parts
+        parts = PurePosixPath(folded).parts
         environment = next((p for p in parts[:-1] if p in ENVIRONMENT_DIRS or p == "site-packages"), None)
         if environment:
             return f"{rel} is inside an installed environment ({environment}/), which runs the tests"
-        name = PurePosixPath(rel).name
+        name = PurePosixPath(folded).name
         if name in MACHINERY_NAMES:
             return f"{rel} is test machinery ({name} decides whether tests pass)"
+        folder = next((p for p in parts[:-1] if p in TEST_DIRS), None)
+        if folder:
+            return f"{rel} is in a test folder ({folder}/), so it is part of the acceptance tests"
+        pattern = next((p for p in TEST_FILE_PATTERNS if fnmatch.fnmatchcase(name, p)), None)
+        if pattern:
+            return f"{rel} is a test file (pytest collects {pattern})"
+        pattern = self._python_files_match(folded)
+        if pattern:
+            return f"{rel} is a test file (python_files = {pattern} in the project's {self.config})"
+        if folded in (t.casefold() for t in self.test_files):
+            return f"{rel} holds tests pytest collected when the session started"
         if rel in self.command_files:
             return f"{rel} is named by the test command, so it decides whether tests pass"
         return None
+
+    def _python_files_match(self, folded: str) -> str | None:
+        """The project's ``python_files`` pattern ``folded`` matches, under one of its ``testpaths``."""
+        if self.testpaths and not any(fnmatch.fnmatchcase(folded, p.casefold())
+                                      or fnmatch.fnmatchcase(folded, p.casefold() + "/*") for p in self.testpaths):
+            return None
+        return next((p for p in self.python_files if _glob(folded, p)), None)
 
     def __contains__(self, rel: str) -> bool:
         return self.why(rel) is not None
 
 
-def protected_paths(task: dict) -> ProtectedPaths:
-    """The rule for a session's task (its declared list, its workspace and its test command)."""
+def checked_protect(workspace: str | Path, paths: Iterable[object]) -> list[str]:
+    """The user's extra protected paths (``--protect``, ``task.protect``) as workspace-relative paths.
+
+    Each must name an existing file or folder inside the workspace: a relative path without ``..``,
+    or an absolute one under the workspace. A WorkspaceError names the first that does not.
+    """
+    root = Path(workspace).resolve()
+    checked: list[str] = []
+    for given in paths:
+        if not isinstance(given, str) or not given.strip() or "\x00" in given:
+            raise WorkspaceError(f"protected path {given!r} is not a path; give a file or folder of the project")
+        path = Path(given.strip()).expanduser()
+        if path.is_absolute():
+            if path != root and root not in path.parents:
+                raise WorkspaceError(f"protected path {given!r} is outside the workspace {root}; give a path inside it")
+            path = path.relative_to(root)
+        rel = _clean(path.as_posix())
+        parts = PurePosixPath(rel).parts
+        if ".." in parts:
+            raise WorkspaceError(f"protected path {given!r} contains '..'; give a path inside the workspace, "
+                                 "relative to its folder")
+        parts = tuple(p for p in parts if p != ".")
+        if not parts:
+            raise WorkspaceError(f"protected path {given!r} is the whole workspace: nothing could be fixed; give "
+                                 "the files or folders of the tests")
+        if any(is_git_name(p) for p in parts):
+            continue  # .git is never touched by the agent anyway
+        rel = "/".join(parts)
+        if not os.path.lexists(root / rel):
+            raise WorkspaceError(f"protected path {given!r} does not exist in the workspace {root}; give a file or "
+                                 "folder relative to it, e.g. acceptance/ or app/golden_test_data.json")
+        checked.append(rel)
+    return list(dict.fromkeys(checked))
+
+
+def protected_paths(task: Mapping, state: Mapping | None = None) -> ProtectedPaths:
+    """The rule for a session: its task's declared list, workspace and test command; with its
+    ``state``, also the files of the tests observe ran or saw fail, and the pytest configuration
+    read from the pre-session snapshot (``state["pristine"]``)."""
+    pristine = (state or {}).get("pristine")
+    config_root = pristine if pristine and Path(pristine).is_dir() else task.get("workspace")
     return ProtectedPaths.of(task.get("protected") or DEFAULT_DECLARED, workspace=task.get("workspace"),
-                             test_command=task.get("test_command"))
+                             test_command=task.get("test_command"), test_ids=observed_test_ids(state),
+                             config_root=config_root)

@@ -1,0 +1,171 @@
+"""Secrets with no shape of their own, in every form test output gives them (issue 21, part 5).
+
+A row per secret times a row per form: plain text, an assignment, a Python dict repr, JSON (and JSON
+inside a JSON string), a pytest assertion and its diff line, an environment line, a keyword argument.
+Each must come out redacted; text that only names a secret (``password_length = 12``) stays readable.
+A whole session whose failing test prints them shows none of them to the memory, the checkpoints,
+the events or the report.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from astra_memory.redact import REDACTED, scrub, scrub_data
+from astra_memory.session.run import start_session, workspace_task
+from tests.helpers import call
+from tests.test_protected_paths import diagnosed
+
+# Fake credentials, built from parts so that no scanner of this repository mistakes them for real ones.
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"  # AWS's documented example shape: 40 base64
+AZURE_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsu" + "Fq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="  # 88
+SECRETS = [  # (name, key, secret)
+    ("aws secret access key", "aws_secret_access_key", AWS_SECRET),
+    ("password", "password", "hunter2-Corr3ct"),
+    ("password without digits", "password", "correcthorsebatterystaple"),
+    ("client secret", "client_secret", "8Q~" + "xY7abc.DEF_ghiJKL-mno9pq"),
+    ("client secret without digits", "client_secret", "qwertyuiopasdfghjkl"),
+    ("azure account key", "AccountKey", AZURE_KEY),
+    ("api key without digits", "api_key", "quicksilverfoxtrotter"),
+    ("auth token", "auth_token", "t0k" + "en-4f9a-Zz"),
+]
+FORMS = [  # (name, how the key and the secret appear)
+    ("plain text", lambda k, s: f"{k}: {s}"),
+    ("assignment", lambda k, s: f"{k} = {s}"),
+    ("quoted assignment", lambda k, s: f'{k} = "{s}"'),
+    ("dict repr", lambda k, s: repr({k: s, "user": "ada"})),
+    ("json", lambda k, s: json.dumps({"user": "ada", k: s})),
+    ("json in a json string", lambda k, s: json.dumps({"output": json.dumps({k: s})})),
+    ("pytest assertion", lambda k, s: f"E       AssertionError: assert {{{k!r}: {s!r}}} == {{{k!r}: 'other'}}"),
+    ("pytest diff line", lambda k, s: f"E         -     {k!r}: {s!r},"),
+    ("env line", lambda k, s: f"{k.upper()}={s}"),
+    ("keyword argument", lambda k, s: f"E       where False = connect(host='db', {k}={s!r})"),
+    ("subscript comparison", lambda k, s: f'>       assert settings["{k}"] == "{s}"'),
+]
+
+
+@pytest.mark.parametrize(("secret_name", "key", "secret"), SECRETS, ids=[s[0] for s in SECRETS])
+@pytest.mark.parametrize(("form_name", "form"), FORMS, ids=[f[0] for f in FORMS])
+def test_each_secret_in_each_form_is_redacted(secret_name, key, secret, form_name, form):
+    text = f"line before\n{form(key, secret)}\nline after"
+    cleaned = scrub(text)
+    assert secret not in cleaned and REDACTED in cleaned, cleaned
+    assert key in cleaned or key.upper() in cleaned  # whose secret it was stays readable
+    assert cleaned.startswith("line before\n") and cleaned.endswith("\nline after")
+    assert scrub(cleaned) == cleaned  # idempotent
+
+
+@pytest.mark.parametrize(("secret_name", "key", "secret"), SECRETS, ids=[s[0] for s in SECRETS])
+def test_each_secret_as_data_is_redacted(secret_name, key, secret):
+    """A dict whose key names a secret (a test's environment, an event's field): the value goes whole."""
+    cleaned = scrub_data({"env": {key: secret, "HOME": "/root"}, "runs": [{key.upper(): secret}]})
+    assert secret not in json.dumps(cleaned)
+    assert cleaned["env"] == {key: REDACTED, "HOME": "/root"} and cleaned["runs"] == [{key.upper(): REDACTED}]
+
+
+@pytest.mark.parametrize("text", [
+    f"DefaultEndpointsProtocol=https;AccountName=acct1;AccountKey={AZURE_KEY};EndpointSuffix=core.windows.net",
+    f"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey={AZURE_KEY[:44]}",
+    f"E       assert 'DefaultEndpointsProtocol=https;AccountKey={AZURE_KEY}' == ''",
+    f"AWS secret access key {AWS_SECRET} (rotate it)",
+    f"[default]\naws_access_key_id = AKIA{'IOSFODNN7EXAMPL2'}\naws_secret_access_key={AWS_SECRET}\n",
+], ids=["azure storage", "azure service bus", "azure in an assertion", "aws in prose", "aws credentials file"])
+def test_connection_strings_and_provider_shapes(text):
+    cleaned = scrub(text)
+    assert AZURE_KEY[:40] not in cleaned and AWS_SECRET not in cleaned and "IOSFODNN7EXAMPL2" not in cleaned
+    assert REDACTED in cleaned
+    if "AccountName" in text:
+        assert "AccountName=acct1;" in cleaned and "EndpointSuffix=core.windows.net" in cleaned
+
+
+NOT_SECRETS = [
+    "password_length = 12",
+    '"token_count": 3',
+    "passwordLength: 16",
+    "max_tokens=4096",
+    '{"input_tokens": 150000, "output_tokens": 2048}',
+    'token_type: "bearer"',
+    'secret_name = "prod-db"',
+    "api_key_env = OPENAI_API_KEY_VARIABLE",
+    "def login(username, password=password):",
+    "    return authenticate(user, password=new_password, token=self.token)",
+    "token = make_token(user)",
+    "api_key = settings.API_KEY",
+    'SECRET_KEY = os.environ["SECRET_KEY"]',
+    "def check(password: str, token: Optional[str] = None) -> bool:",
+    "E   ValueError: invalid token: expected 3 parts, got 2",
+    "{'password': ['This field is required.']}",
+    '"password": ""',
+    "secret_key: ${SECRET_KEY}",
+    "FAILED tests/test_tokens.py::TestToken::test_refresh - assert 1 == 2",
+    "tests/test_password.py::test_reset_token[expired] FAILED",
+    "aws s3 cp build.zip s3://bucket/key/build.zip",
+    "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b secret rotation docs",
+    "AccountName=devstoreaccount1;",
+]
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_text_that_only_names_a_secret_stays_readable(text):
+    assert scrub(text) == text
+
+
+def test_data_that_only_names_a_secret_stays_readable():
+    data = {"password_length": "12", "token_type": "bearer", "max_tokens": 4096, "secret_name": "prod",
+            "tokens": ["a", "b"], "password": ""}
+    assert scrub_data(data) == data
+
+
+# -- a whole session: the failing test's output carries the secrets --------------------------------
+CONFIG_PY = '''def load():
+    return {
+        "password": "correcthorsebatterystaple",
+        "client_secret": "qwertyuiopasdfghjkl",
+        "aws_secret_access_key": "%s",
+        "storage": "DefaultEndpointsProtocol=https;AccountName=acct1;AccountKey=%s;EndpointSuffix=core.windows.net",
+        "retries": "3",
+    }
+''' % (AWS_SECRET, AZURE_KEY)
+TEST_PY = '''from app.config import load
+
+
+def test_retries_are_a_number():
+    assert load() == {**load(), "retries": 3}
+'''
+SESSION_SECRETS = ("correcthorsebatterystaple", "qwertyuiopasdfghjkl", AWS_SECRET, AZURE_KEY[:40])
+
+
+def test_secrets_in_failing_test_output_reach_no_stored_or_logged_text(agent, settings, tmp_path):
+    project = tmp_path / "proj"
+    (project / "app").mkdir(parents=True)
+    (project / "tests").mkdir()
+    (project / "app" / "__init__.py").write_text("")
+    (project / "app" / "config.py").write_text(CONFIG_PY)
+    (project / "tests" / "test_config.py").write_text(TEST_PY)
+    task = workspace_task(project, "python -m pytest -vv -p no:cacheprovider tests", settings, "secret-forms")  # -vv: dicts whole
+    task.update(approve_edits=False, script=diagnosed(
+        call("read_file", path="app/config.py"),
+        call("apply_edit", path="app/config.py", old_text='"retries": "3"', new_text='"retries": 3'),
+        call("finish", fix_description="retries is an int, not a string.", error_type="AssertionError"),
+        cause="load() gives retries as the string '3', not the number 3.", files=("app/config.py",)))
+    final = start_session(agent, task)
+    assert final["status"] == "fixed", final.get("reason")
+    assert "client_secret" in final["test_runs"][0]["output"]  # the secrets were in the output, by name
+
+    record = json.dumps(agent.memory.get(final["stored_memory_id"]).model_dump(mode="json"))
+    run_dir = Path(task["run_dir"])
+    logs = {name: (run_dir / name).read_text() for name in ("events.jsonl", "report.json")}
+    state = json.dumps({k: v for k, v in final.items() if k != "messages"}, default=str)
+    sent = json.dumps([m.content for m in final["messages"]])
+    checkpoints = b"".join(p.read_bytes() for p in settings.checkpoint_path.parent.glob(
+        settings.checkpoint_path.name + "*"))  # the SQLite file and its WAL
+    for secret in SESSION_SECRETS:
+        for where, text in [("memory", record), ("state", state), ("model", sent), *logs.items()]:
+            assert secret not in text, (where, secret)
+        assert secret.encode() not in checkpoints, ("checkpoints", secret)
+    with sqlite3.connect(settings.checkpoint_path) as db:  # and the checkpoints are still readable
+        assert db.execute("select count(*) from checkpoints").fetchone()[0] > 0
