@@ -15,6 +15,12 @@ class MemoryGateError(AstraError):
     """An edit or a diagnosis was attempted before the memory search result was delivered."""
 
 
+class DiagnosisGateError(MemoryGateError):
+    """An edit was attempted before the diagnosis search result was delivered: the model states its
+    diagnosis (``state_diagnosis``), memory is searched with it, and only then may it edit. A kind of
+    memory gate error (the second mandatory search), so everything that lets those through lets it through."""
+
+
 class ConfirmedFixGateError(AstraError):
     """A store was attempted without a passing test run (or after an edit that voided it)."""
 

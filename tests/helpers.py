@@ -20,6 +20,10 @@ def task_with_script(settings, thread_id: str, script: list[dict] | None = None,
     return task
 
 
+# The model states its diagnosis before its first edit (the diagnosis gate, nodes/diagnosis_search.py).
+ALPHA_DIAGNOSIS = call("state_diagnosis", error_type="AssertionError",
+                       cause="Comma-separated origins keep the whitespace around each entry after splitting.",
+                       files=["app/settings.py"])
 ALPHA_FIX = call("apply_edit", path="app/settings.py",
                  old_text='    return [origin for origin in raw.split(",") if origin]',
                  new_text='    return [origin.strip() for origin in raw.split(",") if origin.strip()]')

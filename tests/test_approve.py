@@ -82,7 +82,7 @@ def test_a_malformed_answer_is_asked_again_with_what_was_wrong(agent):
 def test_routing_asks_only_when_the_task_says_so():
     from langchain_core.messages import AIMessage
 
-    state = {"memory": {"delivered": True}, "messages": [AIMessage(content="", tool_calls=[
+    state = {"memory": {"delivered": True}, "diagnosis": {"delivered": True}, "messages": [AIMessage(content="", tool_calls=[
         {"name": "apply_edit", "args": ALPHA_FIX["args"], "id": "c1", "type": "tool_call"}])]}
     assert route_after_investigate({**state, "task": {"approve_edits": True}}) == "approve"
     assert route_after_investigate({**state, "task": {"approve_edits": False}}) == "edit"

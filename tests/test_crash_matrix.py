@@ -3,7 +3,7 @@ and compare with an uncrashed run of the same two-attempt scenario.
 
 Kill points are reached deterministically (ASTRA_CRASH_AT, see astra_memory/crash.py), never by
 sleeping. The points: after `run` registered the thread and before its first checkpoint (1), after
-every node boundary of a two-attempt run (16), inside every model call (5), inside every test
+every node boundary of a two-attempt run (18), inside every model call (6), inside every test
 subprocess (4: observe, two attempts, the fresh-copy confirmation), between each applied edit and
 its checkpoint (2), between building the fresh copy and its test run (1), and between the memory
 write and its checkpoint (1). Beside the matrix: two runners of one thread at once (one runs, the
@@ -42,6 +42,13 @@ tool = "read_file"
 path = "app/settings.py"
 
 [[solution]]
+tool = "state_diagnosis"
+[solution.args]
+error_type = "AssertionError"
+cause = "Comma-separated origins keep the whitespace around each entry after splitting."
+files = ["app/settings.py"]
+
+[[solution]]
 tool = "apply_edit"
 [solution.args]
 path = "app/settings.py"
@@ -67,7 +74,8 @@ tool = "finish"
 error_type = "AssertionError"
 fix_description = "Strip whitespace around comma-separated values and drop blank entries."
 '''
-NODE_SEQUENCE = ["observe", "memory_search", "replay", "investigate", "tools", "investigate", "edit",
+NODE_SEQUENCE = ["observe", "memory_search", "replay", "investigate", "tools", "investigate", "diagnosis_search",
+                 "investigate", "edit",
                  "investigate", "test", "investigate", "edit", "investigate", "test", "confirm", "store", "report"]
 
 
@@ -80,7 +88,7 @@ def _node_points() -> list[str]:
     return points
 
 
-POINTS = (["session:registered"] + _node_points() + [f"model:call:#{n}" for n in range(1, 6)] + [f"test:running:#{n}" for n in range(1, 5)]
+POINTS = (["session:registered"] + _node_points() + [f"model:call:#{n}" for n in range(1, 7)] + [f"test:running:#{n}" for n in range(1, 5)]
           + ["edit:applied:#1", "edit:applied:#2", "confirm:copied", "store:written"])
 THREAD = "crash-thread"
 
@@ -130,7 +138,7 @@ def matrix(request, scenario_dir, tmp_path_factory) -> dict:
 
 
 def test_matrix_covers_every_named_point():
-    assert len(POINTS) == 30 and len(set(POINTS)) == 30
+    assert len(POINTS) == 33 and len(set(POINTS)) == 33
 
 
 def test_uncrashed_run_is_the_reference(matrix):
@@ -174,6 +182,7 @@ def test_crash_and_resume(matrix, point):
     events = [e["event"] for e in read_events(run["home"] / "runs" / THREAD)]
     assert "memory_search" in events
     assert all(events[:i].count("memory_search") >= 1 for i, e in enumerate(events) if e == "edit")
+    assert all(events[:i].count("diagnosis_search") >= 1 for i, e in enumerate(events) if e == "edit")
     assert final["memory"]["delivered"] is True
 
 

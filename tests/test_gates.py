@@ -14,7 +14,14 @@ from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.store import store
 from astra_memory.session.run import start_session
 from tests.conftest import BACKENDS
-from tests.helpers import ALPHA_FIX, FINISH, call, file_text, task_with_script
+from tests.helpers import (
+    ALPHA_DIAGNOSIS,
+    ALPHA_FIX,
+    FINISH,
+    call,
+    file_text,
+    task_with_script,
+)
 
 OUTCOME = "pytest passed with exit code 0 (4 passed)"
 # Every gate holds on both backends: the `agent` fixture opens SQLite files, or one PostgreSQL database.
@@ -42,7 +49,7 @@ def test_edit_before_memory_delivery_is_refused_by_the_node(agent, settings):
 
 
 def test_a_model_that_edits_first_still_gets_the_memory_result_first(agent, settings):
-    task = task_with_script(settings, "t-edit-first", [ALPHA_FIX, FINISH])
+    task = task_with_script(settings, "t-edit-first", [ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH])
     final = start_session(agent, task)
     assert final["status"] == "fixed"
     kinds = [e["event"] for e in read_events(task["run_dir"])]
@@ -82,7 +89,7 @@ def test_a_model_that_asks_to_store_is_refused_and_nothing_is_stored(agent, sett
 
 
 def test_finish_without_an_edit_is_refused(agent, settings):
-    task = task_with_script(settings, "t-finish-first", [FINISH, ALPHA_FIX, FINISH])
+    task = task_with_script(settings, "t-finish-first", [FINISH, ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH])
     final = start_session(agent, task)
     assert final["status"] == "fixed" and final["invalid_turns"] == 1
 
@@ -90,7 +97,7 @@ def test_finish_without_an_edit_is_refused(agent, settings):
 def test_editing_the_acceptance_tests_is_refused_and_not_stored(agent, settings):
     cheat = call("apply_edit", path="tests/test_cors.py", old_text="def test_parse_trims_space_after_comma():",
                  new_text="def _skipped():")
-    task = task_with_script(settings, "t-cheat", [cheat, FINISH])
+    task = task_with_script(settings, "t-cheat", [ALPHA_DIAGNOSIS, cheat, FINISH])
     before = file_text(task, "tests/test_cors.py")
     final = start_session(agent, task)
     assert final["status"] == "failed"
@@ -101,8 +108,8 @@ def test_editing_the_acceptance_tests_is_refused_and_not_stored(agent, settings)
 @pytest.mark.parametrize("path", ["../outside.txt", "/etc/hostname", ".git/config", "app/../../../x"])
 def test_paths_outside_the_workspace_are_refused(agent, settings, path):
     task = task_with_script(settings, f"t-path-{abs(hash(path))}",
-                            [call("read_file", path=path), call("apply_edit", path=path, old_text="a", new_text="b"),
-                             ALPHA_FIX, FINISH])
+                            [ALPHA_DIAGNOSIS, call("read_file", path=path),
+                             call("apply_edit", path=path, old_text="a", new_text="b"), ALPHA_FIX, FINISH])
     outside = Path(task["run_dir"]) / "outside.txt"
     outside.write_text("untouched")
     final = start_session(agent, task)
@@ -129,7 +136,7 @@ def test_the_same_call_forever_ends_with_budget_exhausted(agent, settings):
 
 def test_a_wrong_fix_fails_after_the_attempts_and_is_not_stored(agent, settings):
     wrong = call("apply_edit", path="app/settings.py", old_text="if origin]", new_text="if origin and origin]")
-    task = task_with_script(settings, "t-wrong", [wrong, FINISH, FINISH])
+    task = task_with_script(settings, "t-wrong", [ALPHA_DIAGNOSIS, wrong, FINISH, FINISH])
     final = start_session(agent, task, context=Context(max_attempts=2))
     assert final["status"] == "failed" and final["attempts"] == 2
     assert final.get("stored_memory_id") is None and agent.memory.count() == 0
@@ -155,7 +162,7 @@ def test_a_symlink_out_of_the_workspace_and_a_50mb_write_are_refused(agent, sett
     secret = tmp_path / "secret.txt"
     secret.write_text("outside")
     task = task_with_script(settings, "t-symlink-big", [
-        call("read_file", path="app/escape.txt"),
+        ALPHA_DIAGNOSIS, call("read_file", path="app/escape.txt"),
         call("apply_edit", path="app/escape.txt", old_text="outside", new_text="pwned"),
         call("apply_edit", path="app/settings.py", old_text="import os", new_text="X = '" + "x" * 50_000_000 + "'"),
         ALPHA_FIX, FINISH])

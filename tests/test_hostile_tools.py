@@ -18,7 +18,7 @@ from astra_memory.session.run import start_session
 from astra_memory.tools.guard import MAX_RESULT_CHARS, bound_text, call_guarded
 from astra_memory.workspace.files import Workspace
 from tests.conftest import ROOT
-from tests.helpers import ALPHA_FIX, FINISH, call, task_with_script
+from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
 
 HOSTILE = [
     call("read_file", path="a" * 300),  # once: OSError "File name too long", the session and every resume died
@@ -36,7 +36,7 @@ HOSTILE = [
 
 
 def test_a_hostile_script_gets_observations_and_the_session_goes_on(agent, settings):
-    task = task_with_script(settings, "t-hostile-tools", [*HOSTILE, ALPHA_FIX, FINISH])
+    task = task_with_script(settings, "t-hostile-tools", [ALPHA_DIAGNOSIS, *HOSTILE, ALPHA_FIX, FINISH])
     workspace = Path(task["workspace"])
     (workspace / "app" / "aaaa.txt").write_text("a" * 200_000 + "\n")
     (workspace / "app" / "blob.bin").write_bytes(b"\x00\xffx\x00")
@@ -44,7 +44,7 @@ def test_a_hostile_script_gets_observations_and_the_session_goes_on(agent, setti
     final = start_session(agent, task)
     assert final["status"] == "fixed" and agent.memory.count() == 1
     answers = [m for m in final["messages"] if getattr(m, "tool_call_id", None)]
-    by_call = answers[:len(HOSTILE)]
+    by_call = answers[1:len(HOSTILE) + 1]  # after the diagnosis search's answer
     errors = [m.content for m in by_call if m.status == "error"]
     assert len(errors) == len(HOSTILE) - 1, errors  # all but the ^(a*)*b$ search, which simply finds nothing
     assert by_call[2].status == "success" and by_call[2].content == "(no matches)"
@@ -76,7 +76,8 @@ def test_failures_become_observations_but_rules_propagate():
         raise OSError(errno.ENAMETOOLONG, "File name too long")
 
     assert call_guarded(too_long) == (None, "error: OSError: [Errno 36] File name too long")
-    assert call_guarded(lambda: 1 / 0)[1].startswith("error: the tool failed unexpectedly (ZeroDivisionError")
+    with pytest.raises(ZeroDivisionError):  # a bug of ours is not an observation (tools/guard.py: the abort rule)
+        call_guarded(lambda: 1 / 0)
     assert call_guarded(lambda: (_ for _ in ()).throw(WorkspaceError("refused"))) == (None, "error: refused")
     for rule in (MemoryGateError, ConfirmedFixGateError, AgentLimitError):
         with pytest.raises(rule):

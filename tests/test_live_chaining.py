@@ -40,11 +40,11 @@ def test_a_chained_session_sends_only_the_new_items_each_turn(settings):
     c, p = _sent(chained_server), _sent(plain_server)
     # A new chain per session: the first turn has no previous id; each later one names the last response.
     assert "previous_response_id" not in c[0] and all("previous_response_id" not in b for b in p)
-    ids = [f"resp_call_{n:04d}" for n in (1, 2)]
+    ids = [f"resp_call_{n:04d}" for n in (1, 2, 3)]
     assert [b.get("previous_response_id") for b in c[1:]] == ids
     # Only the new items: the tool result of the call just made (the system prompt and brief went once).
-    assert [[i.get("type") for i in b["input"]] for b in c[1:]] == [["function_call_output"]] * 2
-    assert [len(b["input"]) for b in p] == [2, 4, 6]
+    assert [[i.get("type") for i in b["input"]] for b in c[1:]] == [["function_call_output"]] * 3
+    assert [len(b["input"]) for b in p] == [2, 4, 6, 8]
     sent = lambda server: sum(len(r["raw"]) for r in server.model_requests())  # noqa: E731
     assert sent(chained_server) < 0.6 * sent(plain_server)
     # What is billed is not what is sent: the server reads the chained context as input too.
@@ -60,7 +60,7 @@ def test_when_the_server_forgot_the_chain_the_full_history_starts_a_new_one(sett
     assert bodies[1]["previous_response_id"] == "resp_call_0001"  # refused: 400 previous_response_not_found
     assert "previous_response_id" not in bodies[2] and len(bodies[2]["input"]) == 4  # the full history, anew
     assert bodies[3]["previous_response_id"] == "resp_call_0002"  # and the new chain goes on
-    assert [r["state"] for r in rows] == ["settled", "failed", "settled", "settled"]
+    assert [r["state"] for r in rows] == ["settled", "failed", "settled", "settled", "settled"]
     assert rows[1]["cost_usd"] == 0
 
 
@@ -77,8 +77,9 @@ def test_a_session_resumed_after_a_crash_continues_its_chain(settings, monkeypat
     assert resumed.exit_code == 0, resumed.output
     assert json.loads(resumed.stdout)["status"] == "fixed" and server.violations == []
     bodies = _sent(server)
-    assert [b.get("previous_response_id") for b in bodies] == [None, "resp_call_0001", "resp_call_0002"]
-    assert [len(b["input"]) for b in bodies[1:]] == [1, 1]
+    assert [b.get("previous_response_id") for b in bodies] == [None, "resp_call_0001", "resp_call_0002",
+                                                              "resp_call_0003"]
+    assert [len(b["input"]) for b in bodies[1:]] == [1, 1, 1]
 
 
 def test_reasoning_effort_verbosity_and_service_tier_go_on_the_wire_and_are_recorded(settings):
@@ -98,7 +99,7 @@ def test_reasoning_effort_verbosity_and_service_tier_go_on_the_wire_and_are_reco
 
 def test_the_chat_completions_wire_carries_the_settings_too(settings):
     with OpenAIServer(ALPHA) as server:
-        final, _, _ = run_alpha(settings, server, "chat-settings", model="openai:gpt-5-mini",
+        final, _, _ = run_alpha(settings, server, "chat-settings", model="openai:gpt-5-mini", use_responses_api=False,
                                 reasoning_effort="minimal", verbosity="medium", service_tier="priority")
     assert final["status"] == "fixed"
     body = _sent(server)[0]

@@ -36,7 +36,7 @@ from tests.openai_server import (
 pytestmark = pytest.mark.live_wire
 
 MODEL = "openai:gpt-4.1-mini"
-ALPHA = script_from_solution(load_scenario("alpha").solution)  # read_file, apply_edit, finish
+ALPHA = script_from_solution(load_scenario("alpha").solution)  # read_file, state_diagnosis, apply_edit, finish
 
 
 @pytest.fixture
@@ -65,15 +65,16 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
     runner = CliRunner()
     with OpenAIServer(ALPHA) as server:
         result = runner.invoke(app, ["run", "alpha", "--model", MODEL, "--base-url", server.base_url,
-                                     "--approve-live-cost", "--budget", "0.05", "--thread-id", "live-1", "--json"])
+                                     "--approve-live-cost", "--budget", "0.05", "--thread-id", "live-1", "--json",
+                                     "--chat-completions"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert summary["status"] == "fixed" and summary["model"] == MODEL and summary["model_requests"] == 3
+    assert summary["status"] == "fixed" and summary["model"] == MODEL and summary["model_requests"] == 4
 
-    # What the server saw: the key check (GET /models), then three strict, well-formed model requests.
+    # What the server saw: the key check (GET /models), then four strict, well-formed model requests.
     assert server.violations == []
     assert [(r["method"], r["path"]) for r in server.requests] == [("GET", "/v1/models")] + [
-        ("POST", "/v1/chat/completions")] * 3
+        ("POST", "/v1/chat/completions")] * 4
     posts = server.model_requests()
     for request in posts:
         assert request["headers"]["authorization"] == f"Bearer {api_key}"
@@ -82,13 +83,13 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
         assert body["model"] == "gpt-4.1-mini" and body["parallel_tool_calls"] is False
         assert body["max_completion_tokens"] == 4096
         assert {t["function"]["name"] for t in body["tools"]} == {
-            "list_files", "read_file", "search_code", "search_codebase_memory", "apply_edit", "finish"}
+            "list_files", "read_file", "search_code", "search_codebase_memory", "state_diagnosis", "apply_edit", "finish"}
         for tool in body["tools"]:
             assert tool["function"]["strict"] is True
             assert tool["function"]["parameters"]["additionalProperties"] is False
     last = posts[-1]["body"]["messages"]
-    assert [m["tool_call_id"] for m in last if m["role"] == "tool"] == server.issued_call_ids[:2]
-    assert [c["id"] for m in last if m["role"] == "assistant" for c in m["tool_calls"]] == server.issued_call_ids[:2]
+    assert [m["tool_call_id"] for m in last if m["role"] == "tool"] == server.issued_call_ids[:3]
+    assert [c["id"] for m in last if m["role"] == "assistant" for c in m["tool_calls"]] == server.issued_call_ids[:3]
     assert "applied to app/settings.py" in [m for m in last if m["role"] == "tool"][-1]["content"]
 
     # The stored memory, the ledger, the transcript.
@@ -98,12 +99,12 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
     with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
         rows = ledger.requests("live-1")
         usage = ledger.session("live-1")
-    assert [r["state"] for r in rows] == ["settled"] * 3 and usage.limit_usd == 0.05
+    assert [r["state"] for r in rows] == ["settled"] * 4 and usage.limit_usd == 0.05
     expected = sum((r["input_tokens"] * 0.40 + r["output_tokens"] * 1.60) / 1e6 for r in rows)
     assert usage.spent_usd == pytest.approx(expected) and summary["cost_usd"] == pytest.approx(expected, abs=1e-6)
     assert all(r["reserved_usd"] >= r["cost_usd"] for r in rows)  # the reservation bounded the real cost
     transcript = read_transcript(isolated_home / "runs" / "live-1")
-    assert [e["kind"] for e in transcript] == ["request", "response"] * 3
+    assert [e["kind"] for e in transcript] == ["request", "response"] * 4
     assert transcript[0]["messages"][0]["role"] == "system" and transcript[1]["tool_calls"][0]["name"] == "read_file"
     assert transcript[5]["usage"]["input_tokens"] > 0 and transcript[2]["messages"][0]["role"] == "tool"
     # The key is nowhere under ASTRA_HOME: not in logs, transcripts, evidence, checkpoints or memory.
@@ -112,7 +113,7 @@ def test_alpha_is_fixed_through_the_cli_over_chat_completions(settings, isolated
     cost = runner.invoke(app, ["cost", "--json"])
     ledger_view = json.loads(cost.stdout)
     assert [s["thread_id"] for s in ledger_view["sessions"]] == ["live-1"]
-    assert ledger_view["total"]["requests"] == 3 and ledger_view["total"]["spent_usd"] == pytest.approx(expected)
+    assert ledger_view["total"]["requests"] == 4 and ledger_view["total"]["spent_usd"] == pytest.approx(expected)
 
 
 def test_alpha_is_fixed_over_the_responses_api(settings, api_key):
@@ -121,14 +122,14 @@ def test_alpha_is_fixed_over_the_responses_api(settings, api_key):
     assert final["status"] == "fixed" and final["stored_memory_id"]
     assert server.violations == []
     posts = server.model_requests()
-    assert [r["path"] for r in posts] == ["/v1/responses"] * 3
+    assert [r["path"] for r in posts] == ["/v1/responses"] * 4
     for request in posts:
         body = request["body"]
         assert body["max_output_tokens"] == 4096 and body["parallel_tool_calls"] is False
         assert all(t["strict"] is True and t["parameters"]["additionalProperties"] is False for t in body["tools"])
     items = posts[-1]["body"]["input"]
-    assert [i["call_id"] for i in items if i.get("type") == "function_call_output"] == server.issued_call_ids[:2]
-    assert [r["state"] for r in rows] == ["settled"] * 3
+    assert [i["call_id"] for i in items if i.get("type") == "function_call_output"] == server.issued_call_ids[:3]
+    assert [r["state"] for r in rows] == ["settled"] * 4
 
 
 def test_an_ollama_style_model_needs_a_price_and_runs_at_zero(settings, isolated_home, monkeypatch):
@@ -163,7 +164,7 @@ def test_a_session_killed_before_its_first_request_resumes_with_its_own_server_p
         resumed = CliRunner().invoke(app, ["resume", "live-early", "--approve-live-cost", "--json"])
     assert resumed.exit_code == 0, resumed.output
     assert json.loads(resumed.stdout)["status"] == "fixed"
-    assert [r["path"] for r in server.model_requests()] == ["/v1/responses"] * 3  # the wire API it started with
+    assert [r["path"] for r in server.model_requests()] == ["/v1/responses"] * 4  # the wire API it started with
     with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
         assert ledger.session_limit("live-early") == 0.07  # the budget it started with, not the default
 
@@ -195,7 +196,7 @@ def test_malformed_tool_calls_are_refused_and_the_run_fails(settings, api_key):
         tool_call("search_codebase_memory", {"query": "x", "error_type": None, "top_k": "3"}),  # a wrong type
     ]
     with OpenAIServer(script) as server:
-        final, task, rows = run_alpha(settings, server, "live-malformed", max_invalid_turns=4)
+        final, task, rows = run_alpha(settings, server, "live-malformed", max_invalid_turns=4, use_responses_api=False)
     assert final["status"] == "failed" and "refused tool-call turns reached (4 of 4)" in final["reason"]
     assert "max_invalid_turns" in final["reason"]  # the reason names the setting that raises the limit
     assert final["edits"] == [] and final["invalid_turns"] == 4
@@ -217,8 +218,8 @@ def test_a_500_then_success_completes(settings, api_key):
         final, _, rows = run_alpha(settings, server, "live-500")
     assert final["status"] == "fixed"
     posts = server.model_requests()
-    assert len(posts) == 4 and posts[0]["raw"] == posts[1]["raw"]  # the client retried the same request
-    assert len(rows) == 3 and final["budget"]["model_requests"] == 3  # one guarded request, retried inside
+    assert len(posts) == 5 and posts[0]["raw"] == posts[1]["raw"]  # the client retried the same request
+    assert len(rows) == 4 and final["budget"]["model_requests"] == 4  # one guarded request, retried inside
     assert rows[0]["cost_usd"] == rows[0]["reserved_usd"] and "no token usage" in rows[0]["note"]
     assert rows[1]["cost_usd"] < rows[1]["reserved_usd"]
 
@@ -240,17 +241,17 @@ def test_a_429_storm_ends_in_a_clear_failure_quickly(settings, api_key):
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)  # the SQLite ledger and the PostgreSQL one
 def test_the_budget_stops_the_run_before_the_request_that_would_exceed_it(settings, api_key):
     # Each request's worst case is 100k output tokens at $1/M = $0.10; each reply really costs $0.06.
-    # Budget $0.20: 0 + 0.10 fits, 0.06 + 0.10 fits, 0.12 + 0.10 does not -> stop before request 3.
+    # Budget $0.26: 0 + 0.10, 0.06 + 0.10 and 0.12 + 0.10 fit, 0.18 + 0.10 does not -> stop before request 4.
     script = [dict(step, usage=(1000, 60_000)) for step in ALPHA]
     knobs = {"price_in_per_mtok": 0.0, "price_out_per_mtok": 1.0, "max_output_tokens": 100_000,
-             "session_budget_usd": 0.20}
+             "session_budget_usd": 0.26}
     with OpenAIServer(script) as server:
         final, _, rows = run_alpha(settings, server, "live-budget", **knobs)
     assert final["status"] == "budget_exhausted"
-    assert "session budget $0.2000 would be exceeded" in final["reason"] and "--budget" in final["reason"]
-    assert len(server.model_requests()) == 2 and final["edits"]  # the edit went through; finish was never asked
-    assert [r["state"] for r in rows] == ["settled", "settled"]
-    assert sum(r["cost_usd"] for r in rows) == pytest.approx(0.12) and final["budget"]["cost_usd"] == pytest.approx(0.12)
+    assert "session budget $0.2600 would be exceeded" in final["reason"] and "--budget" in final["reason"]
+    assert len(server.model_requests()) == 3 and final["edits"]  # the edit went through; finish was never asked
+    assert [r["state"] for r in rows] == ["settled", "settled", "settled"]
+    assert sum(r["cost_usd"] for r in rows) == pytest.approx(0.18) and final["budget"]["cost_usd"] == pytest.approx(0.18)
     assert final.get("stored_memory_id") is None
 
 
@@ -288,17 +289,17 @@ def test_a_request_killed_in_flight_stays_counted_after_resume(settings, isolate
     assert resumed.exit_code == 0, resumed.output
     summary = json.loads(resumed.stdout)
     assert summary["status"] == "fixed" and summary["resumed"] is True
-    assert server.violations == [] and len(server.model_requests()) == 4
+    assert server.violations == [] and len(server.model_requests()) == 5
     with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
         rows = ledger.requests("live-crash")
         usage = ledger.session("live-crash")
         assert ledger.session_limit("live-crash") == 0.05  # resume kept the session's limit
-    assert [r["state"] for r in rows] == ["reserved", "settled", "settled", "settled"]
+    assert [r["state"] for r in rows] == ["reserved", "settled", "settled", "settled", "settled"]
     assert usage.open_reservations == 1
     assert usage.spent_usd == pytest.approx(lost["reserved_usd"] + sum(r["cost_usd"] for r in rows[1:]))
     # The checkpointed counters caught up with the ledger: the lost request is in them too.
-    assert summary["model_requests"] == 4 and summary["cost_usd"] == pytest.approx(usage.spent_usd, abs=1e-6)
+    assert summary["model_requests"] == 5 and summary["cost_usd"] == pytest.approx(usage.spent_usd, abs=1e-6)
     view = json.loads(CliRunner().invoke(app, ["cost", "--json", "--thread", "live-crash"]).stdout)
-    assert [r["state"] for r in view["requests"]] == ["reserved", "settled", "settled", "settled"]
+    assert [r["state"] for r in view["requests"]] == ["reserved", "settled", "settled", "settled", "settled"]
     assert view["total"]["open_reservations"] == 1 and view["total"]["spent_usd"] == pytest.approx(usage.spent_usd)
     assert files_containing(isolated_home, DEFAULT_KEY) == []

@@ -11,7 +11,7 @@ import pytest
 from astra_memory.events import read_events
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.session.run import start_session
-from tests.helpers import ALPHA_FIX, call, task_with_script
+from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, call, task_with_script
 
 # Fake credentials in each provider's published shape, built from parts so that no scanner of this
 # repository mistakes them for real ones. (name, secret, the text it appears in)
@@ -125,7 +125,7 @@ def test_every_stored_field_and_the_logs_of_a_session_are_scrubbed(agent, settin
                                  "new_text": ALPHA_FIX["args"]["new_text"] + f"  # was {stripe}"}}
     finish = call("finish", fix_description=f"Strip whitespace; the old key {hf} is rotated.",
                   error_type="AssertionError")
-    task = task_with_script(settings, thread, [read, listing, fix, finish])
+    task = task_with_script(settings, thread, [read, listing, ALPHA_DIAGNOSIS, fix, finish])
     workspace = Path(task["workspace"])
     settings_py = workspace / "app" / "settings.py"
     settings_py.write_text(settings_py.read_text() + f'\nDEPLOY_URL = "https://ci:{google}@deploy.example.com"\n')

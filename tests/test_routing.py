@@ -31,7 +31,8 @@ def test_no_edit_or_finish_before_memory_is_delivered():
 
 
 def test_investigate_routes_by_the_first_tool_call():
-    assert route_after_investigate({**DELIVERED, "messages": [ai("apply_edit")]}) == "edit"
+    diagnosed = {**DELIVERED, "diagnosis": {"delivered": True, "hits": []}}  # the diagnosis gate: test_diagnosis_gate.py
+    assert route_after_investigate({**diagnosed, "messages": [ai("apply_edit")]}) == "edit"
     assert route_after_investigate({**DELIVERED, "messages": [ai("finish")]}) == "test"
     assert route_after_investigate({**DELIVERED, "messages": [ai("read_file")]}) == "tools"
     assert route_after_investigate({**DELIVERED, "messages": [AIMessage(content="hi")]}) == "tools"

@@ -20,7 +20,7 @@ from astra_memory.settings import Settings
 from astra_memory.tools.args import ToolArgs
 from astra_memory.tools.registry import TOOLS, Tool, ToolKind, openai_tool_specs
 from tests.conftest import cli_env, run_cli
-from tests.helpers import ALPHA_FIX, FINISH, call, task_with_script
+from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
 from tests.test_crash_matrix import TWO_ATTEMPTS
 
 
@@ -46,7 +46,8 @@ def test_a_read_only_tool_added_in_one_entry_reaches_the_model_the_prompt_and_th
     bound = live_chat_model("openai:gpt-4.1-mini", Context())
     assert "count_lines" in [t["function"]["name"] for t in bound.kwargs["tools"]]
 
-    task = task_with_script(settings, "t-new-tool", [call("count_lines", path="app/settings.py"), ALPHA_FIX, FINISH])
+    task = task_with_script(settings, "t-new-tool", [call("count_lines", path="app/settings.py"), ALPHA_DIAGNOSIS,
+                                                     ALPHA_FIX, FINISH])
     final = start_session(agent, task)
     assert final["status"] == "fixed"
     answer = next(m for m in final["messages"] if getattr(m, "name", None) == "count_lines")
@@ -66,7 +67,7 @@ LIMIT_RUNS = {
     "model_requests": (Context(max_model_requests=3), _reads(10), "budget_exhausted"),
     "tool_calls": (Context(max_tool_calls=2), _reads(10), "budget_exhausted"),
     "invalid_turns": (Context(max_invalid_turns=2), [BAD_CALL] * 5, "failed"),
-    "attempts": (Context(max_attempts=1), [WRONG_EDIT, FINISH, FINISH], "failed"),
+    "attempts": (Context(max_attempts=1), [ALPHA_DIAGNOSIS, WRONG_EDIT, FINISH, FINISH], "failed"),
 }
 
 

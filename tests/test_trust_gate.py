@@ -20,7 +20,14 @@ from astra_memory.nodes.store import store
 from astra_memory.session.run import start_session
 from astra_memory.workspace.files import Workspace
 from astra_memory.workspace.protected import ProtectedPaths, command_files
-from tests.helpers import ALPHA_FIX, FINISH, call, file_text, task_with_script
+from tests.helpers import (
+    ALPHA_DIAGNOSIS,
+    ALPHA_FIX,
+    FINISH,
+    call,
+    file_text,
+    task_with_script,
+)
 
 PASS_EVERYTHING = '''import pytest
 
@@ -35,7 +42,7 @@ BENIGN_CONFTEST = "# fixtures shared by the tests\n"
 
 def _hostile_project(settings, thread_id: str, script: list[dict], files: dict[str, str]):
     """Alpha (its bug unfixed) plus ``files`` in the workspace, before the session starts."""
-    task = task_with_script(settings, thread_id, script)
+    task = task_with_script(settings, thread_id, [ALPHA_DIAGNOSIS, *script])  # diagnosed: the edit reaches `edit`
     for rel, text in files.items():
         (Path(task["workspace"]) / rel).parent.mkdir(parents=True, exist_ok=True)
         (Path(task["workspace"]) / rel).write_text(text)
@@ -57,7 +64,7 @@ def test_a_model_that_rewrites_the_root_conftest_is_refused_and_nothing_is_store
     (refusal,) = _refusals(task)
     assert "conftest.py is test machinery" in refusal
     # the model was told, as a tool observation, not by a crash
-    answer = next(m for m in final["messages"] if getattr(m, "tool_call_id", None) == "call_scripted_0")
+    answer = next(m for m in final["messages"] if getattr(m, "tool_call_id", None) == "call_scripted_1")
     assert answer.status == "error" and "read-only" in answer.content
 
 
@@ -89,14 +96,14 @@ PLANT = call("apply_edit", path="app/settings.py", old_text="import os\n", new_t
 
 
 def test_a_fix_that_passes_only_in_the_agents_workspace_ends_unconfirmed(agent, settings):
-    task = task_with_script(settings, "t-planted", [PLANT, FINISH, FINISH])
+    task = task_with_script(settings, "t-planted", [ALPHA_DIAGNOSIS, PLANT, FINISH, FINISH])
     final = start_session(agent, task)
     # In the workspace the planted conftest.py made the second run pass ...
     assert (Path(task["workspace"]) / "conftest.py").exists()
     assert final["test_runs"][-1]["passed"] and final["passed_outcome"]
     # ... but the fresh copy of the pre-session project, with only the session's edit, fails.
     assert final["status"] == "unconfirmed"
-    assert "fresh copy" in final["reason"] and "failed with exit code 1" in final["reason"]
+    assert "fresh copy" in final["reason"] and "not a pass: still failing: tests/test_cors.py::" in final["reason"]
     assert final["confirm"]["passed"] is False and final["confirm"]["files"] == ["app/settings.py"]
     assert final.get("stored_memory_id") is None and agent.memory.count() == 0
     assert [e["event"] for e in read_events(task["run_dir"])][-2:] == ["confirm", "report"]
@@ -114,7 +121,7 @@ def test_a_source_file_changed_after_the_last_edit_is_not_the_sessions_fix(agent
         "import pathlib\n"
         "_me = pathlib.Path(__file__)\n"
         f"_me.write_text(_me.read_text().replace({bug[:20]!r} + {bug[20:]!r}, {fix[:20]!r} + {fix[20:]!r}))\n"))
-    task = task_with_script(settings, "t-rewritten", [rewrite, FINISH, FINISH])
+    task = task_with_script(settings, "t-rewritten", [ALPHA_DIAGNOSIS, rewrite, FINISH, FINISH])
     final = start_session(agent, task)
     assert final["test_runs"][-1]["passed"]  # in the workspace, the rewritten source passes
     assert final["status"] == "unconfirmed" and agent.memory.count() == 0
@@ -122,12 +129,12 @@ def test_a_source_file_changed_after_the_last_edit_is_not_the_sessions_fix(agent
 
 
 def test_an_honest_fix_is_confirmed_and_its_fresh_outcome_stored(agent, settings):
-    task = task_with_script(settings, "t-honest", [ALPHA_FIX, FINISH])
+    task = task_with_script(settings, "t-honest", [ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH])
     final = start_session(agent, task)
     assert final["status"] == "fixed"
     assert final["confirm"]["passed"] and final["confirm"]["files"] == ["app/settings.py"]
     record = agent.memory.get(final["stored_memory_id"])
-    assert record.outcome == final["confirm"]["outcome"] == "pytest passed with exit code 0 (4 passed)"
+    assert record.outcome == final["confirm"]["outcome"] == "4 of 4 failing tests now pass; 4 passed, 0 failed"
     # the fresh copy is the snapshot plus the edit: the template's tests, the fixed source
     fresh = Path(task["run_dir"]) / "confirm"
     assert (fresh / "app" / "settings.py").read_text() == file_text(task, "app/settings.py")

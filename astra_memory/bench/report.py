@@ -194,6 +194,7 @@ Related pairs below the current default: {cal['related_below_default']}; unrelat
 
 ![scores](retrieval_scores.png)
 
+{searches_section({'this set': result}, thr['session_top_k'], thr['default_min_score']) if result.get('searches') else ''}
 ## Per cohort
 
 Scenarios of the `design` cohort existed while the retrieval was being designed; `held-out` ones
@@ -271,7 +272,8 @@ cosine score is within it of the best shown one ("score separation").
 
 {tables['operating_points']}
 
-## A second search with the model's own diagnosis
+{searches_section(result['sets'], result['session_top_k'], result['default_min_score'])}
+## The diagnosis search's ranking
 
 {_second_search_lines(result)}
 """
@@ -282,20 +284,55 @@ def _second_search_lines(result: dict) -> str:
     lines = []
     for name, one in result["sets"].items():
         s = one.get("second_search", {})
-        if s.get("queries") and s.get("diagnosis", "").startswith("from a diagnoses file"):
-            lines.append(f"- **{name}**: searching with a model's diagnosis of the test output (the diagnoses "
-                         f"file) finds a relevant fix in the top 3 for {s['recall@3']:.3f} of {s['queries']} "
-                         f"queries; of the {s['first_missed']} the symptom search missed, it recovers "
-                         f"{s['recovered']}; either search: {s['either_recall@3']:.3f}.")
-        elif s.get("queries"):
-            lines.append(f"- **{name}**: searching with the diagnosis (`error type: fix description` of the "
-                         f"query's own scenario, the text the scripted model's `finish` gives) finds a relevant fix "
-                         f"in the top 3 for {s['recall@3']:.3f} of {s['queries']} queries; of the {s['first_missed']} "
-                         f"the symptom search missed, it recovers {s['recovered']}; either search: "
-                         f"{s['either_recall@3']:.3f}. (An upper bound: the diagnosis is the true fix.)")
+        if s.get("queries"):
+            lines.append(f"- **{name}** (diagnoses: {s.get('diagnosis', '?')}): the diagnosis search finds a relevant "
+                         f"fix in its top 3 (no threshold) for {s['recall@3']:.3f} of {s['queries']} queries; of the "
+                         f"{s['first_missed']} the symptom search missed, it recovers {s['recovered']}; either "
+                         f"search: {s['either_recall@3']:.3f}.")
         else:
-            lines.append(f"- **{name}**: no diagnosis in the case file (queries are test output only).")
+            lines.append(f"- **{name}**: no diagnosis for its queries (no diagnoses file, no scripted scenario).")
     return "\n".join(lines)
+
+
+SEARCH_ROWS = (("first", "first search (symptoms)"), ("diagnosis", "diagnosis search"),
+               ("session", "session (either search)"))
+
+
+def searches_table(sets: dict[str, dict]) -> str:
+    """Per set: what the model saw before its first edit (retrieval.searches)."""
+    names = [n for n, one in sets.items() if one.get("searches")]
+    header = ["search", *(f"{n} ({sets[n]['searches']['queries']} q, {sets[n]['searches']['diagnosed']} diagnosed)"
+                          for n in names)]
+    rows = []
+    for key, label in SEARCH_ROWS:
+        cells = []
+        for n in names:
+            m = sets[n]["searches"].get(key)
+            if m is None:
+                cells.append("-")
+            elif key == "session":
+                cells.append(f"{m['recall@3']:.3f} / {m['precision_all_shown']:.3f} / {m['shown_per_query']:.2f}")
+            else:
+                cells.append(f"{m['recall_shown']:.3f} / {m['precision']:.3f} / {m['shown_per_query']:.2f}")
+        rows.append([label, *cells])
+    return md_table(header, rows)
+
+
+def searches_section(sets: dict[str, dict], top_k: int, min_score: float) -> str:
+    sources = "\n".join(f"- **{n}**: diagnoses {one['searches'].get('diagnosis_source', '?')}"
+                        for n, one in sets.items() if one.get("searches"))
+    return f"""## What the model saw before its first edit
+
+A session searches memory twice before its first edit: with the observed symptoms (`memory_search`),
+then with the model's stated diagnosis (`diagnosis_search`, `"<ErrorType>: <cause>"`). Each cell:
+recall (a relevant record among the hits shown, top {top_k} at min score {min_score:g}) / precision of
+the hits shown / hits shown per query. Session: the hits of either search (a record shown by both
+counts once); its recall is recall@3 of what the model saw, its precision that of all hits shown.
+
+{searches_table(sets)}
+
+{sources}
+"""
 
 
 # -- sessions -----------------------------------------------------------------------------------------

@@ -19,6 +19,16 @@ Ranking metrics use ``min_score=-1`` so that the threshold hides no rank; how ma
 the default minimum score would hide from a session (top 3) is reported separately. The same run
 measures MiniLM scores of related (relevant) and unrelated query/record pairs: the distributions
 ``DEFAULT_MIN_SCORE`` is calibrated from.
+
+What the model saw before its first edit (``searches``): a session searches memory twice before
+it may edit, first with the observed symptoms (memory_search) and then with the model's stated
+diagnosis (diagnosis_search, ``"<ErrorType>: <cause>"``). Per set: each search's recall and
+delivered precision, and the session's (either search): a relevant record among the hits shown,
+and the precision of all hits shown. Diagnoses per query come from, in this order: the
+``diagnoses`` given (``--diagnoses``), the set's own diagnoses file beside its case file
+(``<name>.diagnoses.jsonl``, or ``diagnoses.jsonl`` beside a ``cases.jsonl``), and, for a query
+of a bundled scenario, that scenario's scripted ``state_diagnosis`` (written as a model would,
+before any record was seen; scenarios/__init__.py).
 """
 
 from __future__ import annotations
@@ -31,9 +41,17 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
-from astra_memory.bench.cases import CaseSet, QueryCase, RecordCase, load_cases
+from astra_memory.bench.cases import (
+    CaseSet,
+    QueryCase,
+    RecordCase,
+    load_cases,
+    load_diagnoses,
+)
 from astra_memory.bench.common import machine_info, make_progress, percentile, stopwatch
 from astra_memory.context import Context
+from astra_memory.nodes.diagnosis_search import diagnosis_query
+from astra_memory.scenarios import list_scenarios
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
 from astra_memory.stores.hybrid import deliverable, tokenize
@@ -169,7 +187,7 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task,
             for name, service in (("product", memory), ("product_vector_only", vector_only)):
                 hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
                 rankings[name][q.id] = ranked(hits, q.exclude)
-            diagnosis = diagnoses.get(q.id) or _diagnosis(cases, q)
+            diagnosis = diagnoses.get(q.id)
             if diagnosis:
                 hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0)
                 rankings["second_search"][q.id] = ranked(hits, q.exclude)
@@ -177,14 +195,39 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task,
     return rankings, texts, symptom_queries
 
 
-def _diagnosis(cases: CaseSet, q: QueryCase) -> str:
-    """The model's own account of the bug, where the case file has one: a query excluded from its
-    own scenario's record (the shipped corpus) has that scenario's scripted ``finish`` text as the
-    record's fix. What the model would pass to ``search_codebase_memory`` after investigating."""
-    if len(q.exclude) != 1 or not q.scenario:
-        return ""
-    own = next((r for r in cases.records if r.id == q.exclude[0] and r.scenario == q.scenario), None)
-    return f"{own.error_type}: {own.fix}" if own else ""
+def sidecar_diagnoses_path(cases_path: str | Path) -> Path:
+    """A case set's own diagnoses file: ``<name>.diagnoses.jsonl`` beside ``<name>.jsonl``, or
+    ``diagnoses.jsonl`` beside a ``cases.jsonl``."""
+    path = Path(cases_path)
+    name = "diagnoses.jsonl" if path.name == "cases.jsonl" else f"{path.stem}.diagnoses.jsonl"
+    return path.with_name(name)
+
+
+def scenario_diagnoses(cases: CaseSet) -> dict[str, str]:
+    """``{query id: diagnosis query}`` for the queries of bundled scenarios: the scenario's scripted
+    ``state_diagnosis``, as the diagnosis_search node would search with it."""
+    scripted = {s.name: s.diagnosis for s in list_scenarios() if s.diagnosis}
+    return {q.id: diagnosis_query(scripted[q.scenario]["error_type"], scripted[q.scenario]["cause"])
+            for q in cases.queries if q.scenario in scripted}
+
+
+def set_diagnoses(cases_path: str | Path, cases: CaseSet, given: dict[str, str]) -> tuple[dict[str, str], str]:
+    """The diagnosis per query of this set, and where they came from (in words): the ``given`` ones
+    first, then the set's own diagnoses file, then the scenarios' scripted ones."""
+    ids = {q.id for q in cases.queries}
+    layers = [("from a diagnoses file", {k: v for k, v in given.items() if k in ids}),
+              (f"from the set's own diagnoses file ({sidecar_diagnoses_path(cases_path).name})",
+               {k: v for k, v in load_diagnoses(sidecar_diagnoses_path(cases_path)).items() if k in ids}
+               if sidecar_diagnoses_path(cases_path).is_file() else {}),
+              ("the scenarios' scripted state_diagnosis", scenario_diagnoses(cases))]
+    found: dict[str, str] = {}
+    sources = []
+    for label, diagnoses in layers:
+        new = {k: v for k, v in diagnoses.items() if k not in found}
+        if new:
+            found.update(new)
+            sources.append(label)
+    return found, "; ".join(sources) or "none"
 
 
 def second_search(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[QueryCase]) -> dict:
@@ -200,6 +243,44 @@ def second_search(first: dict[str, Ranked], second: dict[str, Ranked], queries: 
             "precision@3": round(sum(rid in q.relevant for rid, q in top) / len(top), 4) if top else 0.0,
             "first_missed": len(missed), "recovered": sum(hit(second[q.id], q) for q in missed),
             "either_recall@3": round(sum(hit(first[q.id], q) or hit(second[q.id], q) for q in asked) / len(asked), 4)}
+
+
+def _recall_at_3(ranked: Ranked, q: QueryCase) -> bool:
+    return any(rid in q.relevant for rid in ranked.ids[:SESSION_TOP_K])
+
+
+def searches(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[QueryCase],
+             min_score: float) -> dict[str, Any]:
+    """What the model saw before its first edit, per search and for the session.
+
+    ``first`` / ``diagnosis``: recall@3 of the ranking (no threshold), and what the search delivers
+    (its top 3 at the default minimum score, ``delivered_metrics``: precision, recall of what is
+    shown, ...), the diagnosis search over the queries that have a diagnosis. ``session``: over
+    every query, the hits either search delivered (a record shown by both counts once): recall
+    (a relevant record among them), the precision of all hits shown, hits shown per query; and
+    recall@3 of either ranking without the threshold."""
+    diagnosed = [q for q in queries if q.id in second]
+    first_shown = {q.id: _shown(first[q.id], min_score) for q in queries}
+    second_shown = {q.id: _shown(second[q.id], min_score) for q in diagnosed}
+    out: dict[str, Any] = {
+        "session_top_k": SESSION_TOP_K, "min_score": min_score, "queries": len(queries), "diagnosed": len(diagnosed),
+        "first": {"queries": len(queries),
+                  "recall@3": round(sum(_recall_at_3(first[q.id], q) for q in queries) / len(queries), 4),
+                  **delivered_metrics(first_shown, queries)},
+    }
+    if diagnosed:
+        out["diagnosis"] = {
+            "queries": len(diagnosed),
+            "recall@3": round(sum(_recall_at_3(second[q.id], q) for q in diagnosed) / len(diagnosed), 4),
+            **delivered_metrics(second_shown, diagnosed)}
+    either_shown = {q.id: list(dict.fromkeys(first_shown[q.id] + second_shown.get(q.id, []))) for q in queries}
+    session = delivered_metrics(either_shown, queries)
+    out["session"] = {
+        "queries": len(queries), "recall@3": session["recall_shown"], "precision_all_shown": session["precision"],
+        "shown_per_query": session["shown_per_query"], "nothing_relevant_shown": session["nothing_relevant_shown"],
+        "ranked_either_recall@3": round(sum(_recall_at_3(first[q.id], q) or (q.id in second and _recall_at_3(
+            second[q.id], q)) for q in queries) / len(queries), 4)}
+    return out
 
 
 def _baseline_fix_only(cases: CaseSet, embeddings, workdir: Path, progress, task) -> dict[str, Ranked]:
@@ -288,9 +369,10 @@ def suggest_min_score(related: list[float], unrelated: list[float], step: float 
 def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                   min_score: float | None = None, diagnoses: dict[str, str] | None = None) -> dict[str, Any]:
     """Run the three systems and the calibration on ``cases_path``; returns the result as a dict.
-    ``diagnoses``: a model's diagnosis per query id, searched with as a second search."""
+    ``diagnoses``: a model's diagnosis per query id, searched with as the diagnosis (second) search;
+    the set's own diagnoses file and the scenarios' scripted diagnoses fill in the rest (set_diagnoses)."""
     cases = load_cases(cases_path)
-    diagnoses = diagnoses or {}
+    diagnoses, diagnosis_source = set_diagnoses(cases_path, cases, diagnoses or {})
     settings = Settings()
     embeddings = embeddings or MiniLMEmbeddings(settings.embedding_model_path)
     default_min = Context().min_score if min_score is None else min_score
@@ -375,9 +457,8 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                       "relevant_hits_in_session_top_k": shown, "hidden_by_default_min_score": hidden},
         "calibration": calibration,
         "operating_points": operating_points(product, cases.queries),
-        "second_search": {**second_search(product, second, cases.queries),
-                          "diagnosis": "from a diagnoses file" if diagnoses.keys() & {q.id for q in cases.queries}
-                          else "the query's own scenario's fix (an upper bound)"},
+        "second_search": {**second_search(product, second, cases.queries), "diagnosis": diagnosis_source},
+        "searches": {**searches(product, second, cases.queries, default_min), "diagnosis_source": diagnosis_source},
         "per_family_mrr": per_family,
         "per_cohort": per_cohort,
         "per_query": per_query,

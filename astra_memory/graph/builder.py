@@ -11,6 +11,7 @@ from langgraph.graph import END, START, StateGraph
 from astra_memory.context import Context
 from astra_memory.nodes.approve import approve
 from astra_memory.nodes.confirm import confirm
+from astra_memory.nodes.diagnosis_search import diagnosis_search
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.memory_search import memory_search
@@ -58,6 +59,7 @@ def build_graph() -> StateGraph:
     builder.add_node("replay", replay)
     builder.add_node("investigate", investigate)
     builder.add_node("tools", tools)
+    builder.add_node("diagnosis_search", diagnosis_search)  # memory searched with the model's diagnosis
     builder.add_node("approve", approve)  # a human's yes before each edit, when the task asks for it
     builder.add_node("edit", edit)
     builder.add_node("test", test)
@@ -73,6 +75,7 @@ def build_graph() -> StateGraph:
     builder.add_conditional_edges("investigate", route_after_investigate)
     builder.add_conditional_edges("approve", route_after_approve)
     builder.add_conditional_edges("tools", route_after_step)
+    builder.add_conditional_edges("diagnosis_search", route_after_step)
     builder.add_conditional_edges("edit", route_after_step)
     builder.add_conditional_edges("test", route_after_test)
     builder.add_conditional_edges("confirm", route_after_confirm)

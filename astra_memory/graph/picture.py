@@ -18,6 +18,7 @@ END = "<!-- graph:end -->"
 # node -> the rule it stands for (shown in the legend under the picture)
 GATES = {
     "memory_search": "mandatory memory search: the only way to investigate",
+    "diagnosis_search": "the model's stated diagnosis searched in memory: required before any edit",
     "approve": "a human's yes before each edit (when the task asks for it)",
     "test": "the tests decide: only a passing run reaches confirm",
     "confirm": "the same tests in a fresh copy of the pre-session project with only the session's edits",

@@ -31,7 +31,7 @@ from astra_memory.nodes.common import (
     workspace_of,
 )
 from astra_memory.rules.approval import ANSWERS, EDIT_REQUEST, ask
-from astra_memory.rules.gates import require_memory
+from astra_memory.rules.gates import require_diagnosis
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, ApprovalInfo
 from astra_memory.tools.registry import ToolCallError, validate_call
@@ -45,7 +45,7 @@ def approval_request(call: dict, args: Any, diff: str) -> dict:
 
 
 def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
-    require_memory(state, "edit")
+    require_diagnosis(state, "edit")
     context = context_of(runtime)
     message, calls = current_calls(state)
     call = calls[0]

@@ -20,7 +20,7 @@ from astra_memory.nodes.common import (
     stop_at_limit,
     workspace_of,
 )
-from astra_memory.rules.gates import require_memory
+from astra_memory.rules.gates import require_diagnosis
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, edit_info
 from astra_memory.tools.guard import bound_text, call_guarded
@@ -39,7 +39,7 @@ def journal_name(call_id: object) -> str:
 
 
 def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
-    require_memory(state, "edit")
+    require_diagnosis(state, "edit")
     context, task = context_of(runtime), state["task"]
     _, calls = current_calls(state)
     call = calls[0]

@@ -39,7 +39,7 @@ def ledger_catch_up(budget: dict, ledger, thread_id: str) -> dict:
 
 
 def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
-    require_memory(state, "diagnosis")
+    require_memory(state, "a model turn")
     context, task = context_of(runtime), state["task"]
     name = model_name(task, context)
     hit = check_limits(state, context, "model_requests", *(("cost_usd",) if is_live(name) else ()))

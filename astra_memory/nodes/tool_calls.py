@@ -1,4 +1,6 @@
-"""tools: run the model's read-only tool call through the registry, or refuse a turn that must not run."""
+"""tools: run the model's read-only tool call through the registry, or refuse a turn that must not run
+(among them an edit before the diagnosis search: the router sends it here, and the answer tells the
+model to state its diagnosis first)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from astra_memory.nodes.common import (
     stop_at_limit,
     workspace_of,
 )
+from astra_memory.rules.gates import diagnosis_delivered
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState
 from astra_memory.tools.guard import bound_text, call_guarded
@@ -26,8 +29,17 @@ from astra_memory.tools.registry import (
     ToolCallError,
     ToolEnv,
     ToolKind,
+    tool_names,
     validate_call,
 )
+
+
+def diagnosis_first(name: str) -> str:
+    """The refusal of an edit before the diagnosis search: what to do instead."""
+    diagnose = " / ".join(tool_names(ToolKind.DIAGNOSIS))
+    return (f"{name} was not applied: state your diagnosis first with {diagnose}(error_type, cause, files) "
+            "(the error type, the root cause in one sentence, the files you will change). Memory is searched "
+            "with it and the result returned to you; edits are accepted after that.")
 
 
 def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -53,6 +65,8 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
     try:
         args = validate_call(call["name"], call.get("args"))
         tool = TOOLS[call["name"]]
+        if tool.kind is ToolKind.EDIT and not diagnosis_delivered(state):
+            raise ToolCallError(diagnosis_first(call["name"]))
         if tool.kind is not ToolKind.READ:
             raise ToolCallError(f"{call['name']} must be the first call of its turn")
     except ToolCallError as exc:

@@ -1,5 +1,6 @@
-"""The two gates: memory first, and store only what a passing test run confirmed, in the agent's
-workspace and again in a fresh copy of the pre-session project with only the session's edits.
+"""The gates: memory first (the symptom search before any model turn, and the diagnosis search
+before any edit), and store only what a passing test run confirmed, in the agent's workspace and
+again in a fresh copy of the pre-session project with only the session's edits.
 
 The routers (routing.py) make a broken rule unreachable; the nodes call the ``require_*`` checks
 again before they act (defence in depth, and it makes the rules visible in tests).
@@ -9,12 +10,21 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
-from astra_memory.errors import ConfirmedFixGateError, MemoryGateError
+from astra_memory.errors import (
+    ConfirmedFixGateError,
+    DiagnosisGateError,
+    MemoryGateError,
+)
 from astra_memory.state import AgentState
 
 
 def memory_delivered(state: AgentState) -> bool:
     return bool((state.get("memory") or {}).get("delivered"))
+
+
+def diagnosis_delivered(state: AgentState) -> bool:
+    """The model stated its diagnosis and the memory search made with it was delivered."""
+    return bool((state.get("diagnosis") or {}).get("delivered"))
 
 
 def workspace_passed(state: AgentState) -> bool:
@@ -46,6 +56,15 @@ def fix_confirmed(state: AgentState) -> bool:
 def require_memory(state: AgentState, action: str) -> None:
     if not memory_delivered(state):
         raise MemoryGateError(f"{action} refused: the memory search result has not been delivered yet")
+
+
+def require_diagnosis(state: AgentState, action: str) -> None:
+    """What an edit requires (and approving one): both memory searches delivered, the symptom search
+    first and then the search with the model's diagnosis."""
+    require_memory(state, action)
+    if not diagnosis_delivered(state):
+        raise DiagnosisGateError(f"{action} refused: no diagnosis search result has been delivered yet "
+                                 "(state_diagnosis comes before the first edit)")
 
 
 def require_workspace_passed(state: AgentState) -> None:

@@ -7,6 +7,7 @@ from typing import Literal
 from langchain_core.messages import AIMessage
 
 from astra_memory.rules.gates import (
+    diagnosis_delivered,
     fix_confirmed,
     last_ai_message,
     memory_delivered,
@@ -27,8 +28,10 @@ def route_after_replay(state: AgentState) -> Literal["confirm", "investigate", "
     return "report" if state.get("status") else "investigate"
 
 
-def route_after_investigate(state: AgentState) -> Literal["tools", "approve", "edit", "test", "report"]:
-    """The memory gate lives here: no path to `edit` or `test` before the memory result was delivered."""
+def route_after_investigate(
+        state: AgentState) -> Literal["tools", "diagnosis_search", "approve", "edit", "test", "report"]:
+    """The memory gates live here: no path to `edit` or `test` before the memory result was delivered,
+    and none to `edit` (or `approve`) before the diagnosis search result was delivered."""
     if state.get("status"):
         return "report"
     message = last_ai_message(state)
@@ -36,7 +39,11 @@ def route_after_investigate(state: AgentState) -> Literal["tools", "approve", "e
     if not memory_delivered(state) or not calls:  # includes calls whose arguments were not JSON
         return "tools"  # the tools node refuses the turn and says why
     kind = tool_kind(calls[0]["name"])
+    if kind is ToolKind.DIAGNOSIS:
+        return "diagnosis_search"
     if kind is ToolKind.EDIT:
+        if not diagnosis_delivered(state):
+            return "tools"  # refused there: state the diagnosis first
         return "approve" if approval_required(state) else "edit"
     if kind is ToolKind.FINISH:
         return "test"
@@ -58,6 +65,7 @@ def route_after_approve(state: AgentState) -> Literal["edit", "investigate", "re
 
 
 def route_after_step(state: AgentState) -> Literal["investigate", "report"]:
+    """After tools, diagnosis_search and edit: the model's next turn, unless the run has ended."""
     return "report" if state.get("status") else "investigate"
 
 

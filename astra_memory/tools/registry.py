@@ -5,9 +5,10 @@ the tool list in the system prompt (``tool_lines``), how the router routes a cal
 ``kind``), and how the tools node runs a read-only call (its ``handler``). Adding a read-only
 tool is one entry in ``TOOLS``.
 
-Kinds: ``read`` tools run in the ``tools`` node and change nothing; the one ``edit`` tool runs in
-the ``edit`` node (journaled, confined); ``finish`` ends the investigation and runs the tests in
-the ``test`` node.
+Kinds: ``read`` tools run in the ``tools`` node and change nothing; ``diagnosis`` (the model states
+its diagnosis) runs in the ``diagnosis_search`` node, which searches memory with it: the edge into
+``edit`` requires its delivered result; the one ``edit`` tool runs in the ``edit`` node (journaled,
+confined); ``finish`` ends the investigation and runs the tests in the ``test`` node.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from astra_memory.stores.format import format_hits
 from astra_memory.stores.memory import FixMemory
@@ -36,6 +37,7 @@ from astra_memory.workspace.files import MAX_LIST_ENTRIES, Workspace
 
 class ToolKind(str, Enum):
     READ = "read"
+    DIAGNOSIS = "diagnosis"
     EDIT = "edit"
     FINISH = "finish"
 
@@ -58,7 +60,18 @@ class Tool:
     args: type[ToolArgs]
     kind: ToolKind
     description: str
-    handler: Handler | None = None  # read tools only; edit and finish are run by their own nodes
+    handler: Handler | None = None  # read tools only; diagnosis, edit and finish are run by their own nodes
+
+
+class DiagnosisArgs(ToolArgs):
+    """``state_diagnosis``: what the model believes is wrong, before its first edit."""
+
+    error_type: str = Field(min_length=1, max_length=200,
+                            description="the error type the failing tests show, e.g. AssertionError")
+    cause: str = Field(min_length=1, max_length=600,
+                       description="the root cause in one sentence, in general terms (not this project's names only)")
+    files: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(
+        min_length=1, max_length=10, description="the source files the fix will change, relative to the workspace root")
 
 
 class ToolCallError(ValueError):
@@ -91,6 +104,9 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
          "Search the workspace's text files for a regular expression.", _search_code),
     Tool("search_codebase_memory", SearchMemoryArgs, ToolKind.READ,
          "Search the memory of confirmed fixes from earlier sessions.", _search_memory),
+    Tool("state_diagnosis", DiagnosisArgs, ToolKind.DIAGNOSIS,
+         "Before your first edit: state your diagnosis (error type, the root cause in one sentence, the files "
+         "to change). Memory is searched with it and the result returned; edits are refused until then."),
     Tool("apply_edit", ApplyEditArgs, ToolKind.EDIT,
          "Replace one exact, unique occurrence of old_text with new_text in a source file."),
     Tool("finish", FinishArgs, ToolKind.FINISH,
@@ -114,15 +130,23 @@ def tool_lines() -> str:
     return "\n".join(f"  - [{tool.kind.value}] {signature(tool)}: {tool.description}" for tool in TOOLS.values())
 
 
+# Length and size limits are checked locally on the way back (validate_call); some strict-mode
+# servers reject them in a schema.
+_LOCAL_ONLY = ("title", "default", "minLength", "maxLength", "minItems", "maxItems")
+
+
+def _strict_property(prop: dict[str, Any]) -> dict[str, Any]:
+    prop = {k: v for k, v in prop.items() if k not in _LOCAL_ONLY}
+    if "anyOf" in prop:  # Optional[str] -> ["string", "null"], as strict mode expects
+        prop["type"] = [p["type"] for p in prop.pop("anyOf")]
+    if isinstance(prop.get("items"), dict):  # list[str]: the item schema too
+        prop["items"] = _strict_property(prop["items"])
+    return prop
+
+
 def _strict_schema(model: type[ToolArgs]) -> dict[str, Any]:
     schema = model.model_json_schema()
-    properties = {}
-    for name, prop in schema["properties"].items():
-        # Length limits are checked locally on the way back; some strict-mode servers reject them.
-        prop = {k: v for k, v in prop.items() if k not in ("title", "default", "minLength", "maxLength")}
-        if "anyOf" in prop:  # Optional[str] -> ["string", "null"], as strict mode expects
-            prop["type"] = [p["type"] for p in prop.pop("anyOf")]
-        properties[name] = prop
+    properties = {name: _strict_property(prop) for name, prop in schema["properties"].items()}
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
