@@ -222,17 +222,17 @@ def test_a_large_import_merges_under_the_locks(memory, tmp_path):
     """Thousands of records in one import (more locks than one bucket each): all stored, on both backends."""
     records = [confirm(memory, f"seed-{n}", diff=unified("a = 0\n", f"a = {n}\n", f"app/m{n}.py"),
                        file_paths=[f"app/m{n}.py"]) for n in range(3)]
-    import uuid
-
+    from astra_memory.stores.record import memory_id_of
     from astra_memory.stores.transfer import import_jsonl
 
     path = tmp_path / "many.jsonl"
     lines = [r.model_dump_json() for r in records]
     template = records[0]
-    for n in range(3, 2_500):
-        lines.append(template.model_copy(update={
-            "memory_id": str(uuid.UUID(int=n + 1, version=4)), "fix_description": f"fix {n}",
-            "file_paths": [f"app/m{n}.py"]}).model_dump_json())
+    for n in range(3, 2_500):  # each its own fix: an id is its content's (import refuses any other)
+        record = template.model_copy(update={
+            "fix_description": f"fix {n}", "file_paths": [f"app/m{n}.py"],
+            "diff": unified("a = 0\n", f"a = {n}\n", f"app/m{n}.py")})
+        lines.append(record.model_copy(update={"memory_id": memory_id_of(record)}).model_dump_json())
     path.write_text("\n".join(lines) + "\n")
     assert import_jsonl(memory, path) == 2_500
     assert memory.count() == 2_500

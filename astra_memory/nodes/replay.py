@@ -7,6 +7,12 @@ would write them, so the confirmed-fix gate holds and `store` adds this session 
 confirmation. A diff that does not apply writes nothing; one whose tests still fail is undone
 byte for byte. With no model configured (a workspace run: scripted model, no script) and nothing
 replayed, the session ends here with what was tried and how to choose a model.
+
+Who decides (stores/trust.py): a fix confirmed here, in this project (or in two projects), whose
+diff does not special-case the test runner, is replayed unasked. Any other (imported, another
+project's, a runner check) only with a human's yes. Whether a human is there to ask is the session's
+``approve_edits`` (the CLI sets it only with a terminal on both ends, or with --approve-edits;
+scripts and Studio say so in the task): without one the replay is skipped, and its result says why.
 """
 
 from __future__ import annotations
@@ -21,12 +27,15 @@ from astra_memory.context import Context, setting_name
 from astra_memory.crash import crash_point
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
+from astra_memory.models.advice import needs_model_advice
 from astra_memory.models.factory import model_name
 from astra_memory.nodes.common import context_of, fix_memory, workspace_of
 from astra_memory.rules.approval import REPLAY_REQUEST, ask
 from astra_memory.rules.gates import require_memory
+from astra_memory.rules.runner_checks import runner_checks
 from astra_memory.state import (
     AgentState,
+    ApprovalInfo,
     FixInfo,
     ReplayAttempt,
     ReplayInfo,
@@ -34,6 +43,8 @@ from astra_memory.state import (
     run_record,
 )
 from astra_memory.stores.record import FixRecord
+from astra_memory.stores.trust import replay_trust
+from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
 from astra_memory.workspace import patch
 from astra_memory.workspace.files import unified_diff
@@ -73,11 +84,19 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
     # A session whose edits wait for a human's yes has no stored diff applied unasked: the first
     # diff that applies is put to the human (interrupt), and only that one is tried. Everything
     # before the question only reads, so a resume asks again and nothing is applied twice.
-    ask = bool(task.get("approve_edits"))
+    human = bool(task.get("approve_edits"))  # someone answers approval requests in this session
+    skipped_for_trust, approvals = [], []
     for record in records:
-        attempt = _try(state, context, workspace, journal_dir, record, ask=ask)
+        trust = replay_trust(record, project=task.get("project", ""),
+                             runner_checks=[c.describe() for c in runner_checks(record.diff)])
+        attempt = _try(state, context, workspace, journal_dir, record, ask=human, why=trust.needs_approval)
         info["tried"].append(ReplayAttempt(memory_id=record.memory_id, result=attempt.result))
         emit(task.get("run_dir"), "replay", memory_id=record.memory_id, result=attempt.result)
+        if attempt.skipped:
+            skipped_for_trust.append(f"{record.memory_id}: {'; '.join(trust.needs_approval)}")
+        if attempt.approval is not None:
+            approvals.append(attempt.approval)
+            update["approvals"] = approvals
         if attempt.run is not None:
             runs.append(attempt.run)
         if attempt.asked and not attempt.edits:
@@ -92,13 +111,15 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
                 fix=FixInfo(fix_description=record.fix_description, error_type=record.error_type),
             )
             return update
+    if skipped_for_trust:  # on screen (the replay line) and in the report: why nothing ran
+        info["skipped"] = ("not replayed without a human's approval, and no one answers approvals in this session "
+                           "(no terminal; --approve-edits asks): " + " | ".join(skipped_for_trust))
     if runs:
         update.update(test_runs=runs, budget={"test_runs": len(runs)})
     if no_model(state, context):
         tried = "; ".join(f"{a['memory_id']}: {a['result']}" for a in info["tried"]) or info["skipped"] or "nothing"
         update.update(status="needs_model", reason=(
-            f"no confirmed fix from memory fixed this failure (tried: {tried}), and no model is configured: "
-            f"choose one with --model openai:<name> (ASTRA_MODEL), e.g. --model openai:gpt-4.1-mini"))
+            f"no confirmed fix from memory fixed this failure (tried: {tried}), and " + needs_model_advice(task)))
     return update
 
 
@@ -108,21 +129,27 @@ class Attempt:
     run: Any = None  # the RunRecord of its test run, if it got that far
     edits: list = field(default_factory=list)  # the applied EditRecords, only when fixed
     asked: bool = False  # a human was asked to approve it
+    approval: ApprovalInfo | None = None  # the human's answer, kept in state["approvals"]
+    skipped: bool = False  # it applies, but needs a human's approval and no one is asked
 
 
-def approved(record: FixRecord, patches: list[patch.FilePatch]) -> tuple[bool, str]:
+REPLAY_APPROVAL_PREFIX = "replay:"  # state["approvals"] entry of a replay: tool_call_id "replay:<memory id>"
+
+
+def approved(record: FixRecord, patches: list[patch.FilePatch], why: list[str] = ()) -> tuple[bool, str]:
     """Ask the human (interrupt) whether to replay ``record``'s diff here: (yes?, reason if not)."""
     diff = "".join(unified_diff(p.path, p.before, p.after) for p in patches)
+    caution = (" It needs your approval: " + "; ".join(why) + ".") if why else ""
     request = {"kind": REPLAY_REQUEST, "memory_id": record.memory_id, "path": ", ".join(p.path for p in patches),
-               "old_text": "", "new_text": "", "diff": diff,
-               "question": f"Replay the confirmed fix {record.memory_id} from memory (0 model requests)? "
+               "old_text": "", "new_text": "", "diff": diff, "why": list(why),
+               "question": f"Replay the confirmed fix {record.memory_id} from memory (0 model requests)?{caution} "
                            f'Resume with "approve" or {{"action": "reject", "reason": "..."}}.'}
     answer = ask(request, edit_allowed=False)  # a stored diff is replayed as it is, or not at all
     return answer.action == "approve", answer.reason.strip() or "no reason given"
 
 
 def _try(state: AgentState, context: Context, workspace, journal_dir: Path | None, record: FixRecord,
-         *, ask: bool = False) -> Attempt:
+         *, ask: bool = False, why: list[str] = ()) -> Attempt:
     """One stored diff on the workspace. Unless it fixed the bug, the workspace is left as it was."""
     task, before = state["task"], len(state.get("edits") or [])
     try:
@@ -131,24 +158,34 @@ def _try(state: AgentState, context: Context, workspace, journal_dir: Path | Non
         return Attempt(f"does not apply: {exc}")
     if not patches:
         return Attempt("does not apply: the diff changes nothing here")
+    if why and not ask:  # it would apply; only a human may let it run here, and no one is asked
+        return Attempt("skipped: replaying it needs a human's approval (" + "; ".join(why)
+                       + "), and no one answers approvals in this session (no terminal; --approve-edits asks)",
+                       skipped=True)
+    approval = None
     if ask:
-        yes, reason = approved(record, patches)
-        emit(task.get("run_dir"), "approval", path=", ".join(p.path for p in patches), memory_id=record.memory_id,
+        yes, reason = approved(record, patches, why)
+        paths = ", ".join(p.path for p in patches)
+        approval = ApprovalInfo(tool_call_id=REPLAY_APPROVAL_PREFIX + record.memory_id, path=paths,
+                                decision="approve" if yes else "reject", reason="" if yes else reason)
+        emit(task.get("run_dir"), "approval", path=paths, memory_id=record.memory_id,
              decision="approve" if yes else "reject", reason="" if yes else reason)
         if not yes:
-            return Attempt(f"rejected by the human reviewer: {reason}", asked=True)
+            return Attempt(f"rejected by the human reviewer: {reason}", asked=True, approval=approval)
     journal = patch.begin(workspace, record.memory_id, patches, journal_dir)  # before any write
     try:
         edits = patch.apply(workspace, patches)
     except WorkspaceError as exc:
         patch.restore(workspace, journal)
-        return Attempt(f"does not apply: {exc}")
+        return Attempt(f"does not apply: {exc}", approval=approval)
     crash_point("replay:applied")
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s,
-                    env=task.get("test_env"))
+                    env=task.get("test_env"), baseline=observed(state))  # a pass by observe's failing test ids
     if run.passed:
         journal.state = "applied"
         journal.save()
-        return Attempt("fixed", run_record(run, phase="replay", edits_seen=before + len(edits)), edits, asked=ask)
+        return Attempt("fixed", run_record(run, phase="replay", edits_seen=before + len(edits)), edits, asked=ask,
+                       approval=approval)
     patch.restore(workspace, journal)
-    return Attempt(f"tests still fail: {run.outcome}", run_record(run, phase="replay", edits_seen=before), asked=ask)
+    return Attempt(f"tests still fail: {run.outcome}", run_record(run, phase="replay", edits_seen=before), asked=ask,
+                   approval=approval)

@@ -2,20 +2,75 @@
 
 Reached only through confirm (graph/builder.py); ``require_fix_confirmed`` checks again that both the
 workspace run and the fresh-copy run passed for exactly the current edits.
+
+A passing test run cannot confirm a fix that special-cases the test runner (rules/runner_checks.py):
+such a diff ends ``unconfirmed``, nothing stored, naming the line, unless a human approved that
+very edit (its approval is in ``state["approvals"]``: the approved call's new text holds the flagged
+code, or the human approved the replay of exactly this diff).
+
+A fix replayed from another project and confirmed here is a confirmation in this project of the
+record that was replayed, too: that is how a fix comes to be confirmed in two projects, after
+which it is replayed into others unasked (stores/trust.py).
 """
 
 from __future__ import annotations
 
+import posixpath
+
+from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
 from astra_memory.nodes.common import fix_memory
+from astra_memory.nodes.replay import REPLAY_APPROVAL_PREFIX
 from astra_memory.rules.gates import require_fix_confirmed
+from astra_memory.rules.runner_checks import RunnerCheck, runner_checks
 from astra_memory.state import AgentState
 from astra_memory.stores.lifecycle import supersede_earlier
+from astra_memory.stores.record import Confirmation, utc_now
+from astra_memory.stores.trust import replay_trust
 from astra_memory.testrun.symptoms import Failure, symptom_query
+
+CHECKS_SHOWN = 5
+
+
+def _same_path(a: str, b: str) -> bool:
+    return posixpath.normpath(a.strip()) == posixpath.normpath(b.strip())
+
+
+def replay_approved(state: AgentState, memory_id: str | None) -> bool:
+    """A human approved replaying ``memory_id``'s diff in this session (nodes/replay.py)."""
+    return bool(memory_id) and any(
+        a.get("tool_call_id") == REPLAY_APPROVAL_PREFIX + memory_id and a.get("decision") == "approve"
+        for a in state.get("approvals") or [])
+
+
+def human_approved(state: AgentState, check: RunnerCheck) -> bool:
+    """The flagged code was shown to a human who approved it: the replay of this very diff, or an
+    approved (or reviewer-edited) edit call of that file whose new text holds the flagged code."""
+    if replay_approved(state, (state.get("replay") or {}).get("replayed")):
+        return True
+    calls = {c.get("id"): c for m in state.get("messages") or [] if isinstance(m, AIMessage) for c in m.tool_calls}
+    for approval in state.get("approvals") or []:
+        if approval.get("decision") not in ("approve", "edit"):
+            continue
+        args = (calls.get(approval.get("tool_call_id")) or {}).get("args")
+        if (isinstance(args, dict) and _same_path(str(args.get("path", "")), check.path)
+                and check.match in str(args.get("new_text", ""))):
+            return True
+    return False
+
+
+def refused(state: AgentState, checks: list[RunnerCheck]) -> dict:
+    shown = "; ".join(c.describe() for c in checks[:CHECKS_SHOWN])
+    more = f" (and {len(checks) - CHECKS_SHOWN} more)" if len(checks) > CHECKS_SHOWN else ""
+    reason = (f"not stored: the fix special-cases the test runner, which a passing test run cannot confirm: "
+              f"{shown}{more}. Only a human's approval of that edit (--approve-edits) lets such a fix be stored")
+    emit(state["task"].get("run_dir"), "store_refused", reason=reason,
+         checks=[{"path": c.path, "line": c.line, "what": c.what} for c in checks])
+    return {"status": "unconfirmed", "reason": reason}
 
 
 def store(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -23,7 +78,21 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
     confirmed = state["confirm"]  # the fresh copy's run: its outcome is what memory keeps
     replayed = (state.get("replay") or {}).get("replayed")
+    diff = "".join(e["diff"] for e in edits)
+    folders = [p for p in (task.get("run_dir"), state.get("pristine"), task.get("workspace")) if p]
+    unapproved = [c for c in runner_checks(diff, paths=folders) if not human_approved(state, c)]
+    if unapproved:
+        return refused(state, unapproved)
     memory = fix_memory(runtime)
+    project = task.get("project", "")
+    source = memory.get(replayed) if replayed else None  # the replayed record, before this confirmation
+    how = ""
+    if source is not None:
+        trust = replay_trust(source, project=project,
+                             runner_checks=[c.describe() for c in runner_checks(source.diff)])
+        how = (f"approved by a human: {'; '.join(trust.needs_approval)}" if trust.needs_approval
+               and replay_approved(state, replayed) else trust.note)
+    model = "none (replayed from memory)" if replayed else task.get("model", "scripted")
     record = memory.store_fix_memory(
         fix_description=fix["fix_description"],
         error_type=fix.get("error_type") or state["failure"]["error_type"],
@@ -31,13 +100,18 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         outcome=confirmed["outcome"],
         confirmed_outcome=confirmed["outcome"],  # verbatim, from the run itself
         symptom=symptom_query(Failure(**state["failure"])),
-        diff="".join(e["diff"] for e in edits),
+        diff=diff,
         session_id=task["session_id"],
         thread_id=task["session_id"],
-        project=task.get("project", ""),
-        model="none (replayed from memory)" if replayed else task.get("model", "scripted"),
+        project=project,
+        model=model,
         kind="replay" if replayed else "fix",
     )
+    if source is not None and source.memory_id != record.memory_id:
+        # Replayed into another project and confirmed here: the replayed fix is confirmed in this project too.
+        memory.add_confirmation(source.memory_id, Confirmation(
+            session_id=task["session_id"], thread_id=task["session_id"], outcome=confirmed["outcome"],
+            confirmed_at=utc_now(), model=model, kind="replay", project=project))
     crash_point("store:written")
     if len(record.confirmations) == 1:  # a fix stored for the first time replaces earlier ones on its lines
         superseded = supersede_earlier(memory, record)
@@ -46,4 +120,5 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
             "reason": f"confirmed in a fresh copy of the project by {record.outcome}"
-                      + (f"; replayed memory {replayed} with 0 model requests" if replayed else "")}
+                      + (f"; replayed memory {replayed} with 0 model requests" if replayed else "")
+                      + (f" ({how})" if replayed and how else "")}

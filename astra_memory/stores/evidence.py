@@ -8,12 +8,17 @@ How: after fusion (stores/hybrid.py) each candidate's position moves up by ``lif
 one place per doubling of its evidence beyond the first confirmation, a replay counting twice
 (it proves the stored diff itself, not a rewrite of it), never more than ``MAX_LIFT`` places.
 A lifted record goes past the neighbours it would tie with. The constants were fixed before
-measuring; ``bench evidence`` measures the ranking with and without (README, Results).
+measuring; ``bench evidence`` measures the ranking with and without (docs/results.md).
+
+What counts: only this installation's own confirmations in the record's own project. Imported
+confirmations (``memory import``) are another installation's word, not evidence here; a confirmation
+from another project (the fix replayed there) says the diff works elsewhere, not that this bug
+comes back here.
 
 Scope: only records of the project the search is for are lifted. Evidence is about a bug that
 came back where it was fixed (record ids are per project, so confirmations only accrue there);
 for another project's failure a fix's popularity says nothing about its relevance, and the
-bench measured that lifting every project's records cost recall on held-out cases (README).
+bench measured that lifting every project's records cost recall on held-out cases (docs/results.md).
 """
 
 from __future__ import annotations
@@ -25,10 +30,17 @@ from typing import Any
 MAX_LIFT = 2  # places; fixed before measuring, not fitted
 
 
+def counted(confirmation: Any, project: str) -> bool:
+    """A confirmation that is evidence: this installation's own (not imported), in ``project``."""
+    return (isinstance(confirmation, Mapping) and not confirmation.get("imported")
+            and (confirmation.get("project") or project) == project)
+
+
 def evidence(value: Mapping[str, Any]) -> int:
     """Confirmations beyond the first, replays counted twice, read from a stored record value."""
-    confirmations = value.get("confirmations") or []
-    replays = sum(1 for c in confirmations if isinstance(c, Mapping) and c.get("kind") == "replay")
+    project = value.get("project") or ""
+    confirmations = [c for c in value.get("confirmations") or [] if counted(c, project)]
+    replays = sum(1 for c in confirmations if c.get("kind") == "replay")
     total = len(confirmations) + int(value.get("confirmations_dropped") or 0)
     return max(0, total - 1) + replays
 

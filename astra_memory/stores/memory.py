@@ -22,16 +22,18 @@ from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import (
     MAX_CONFIRMATIONS,
+    MAX_DROPPED,
     Confirmation,
     ConfirmationKind,
     FixRecord,
-    memory_id_for,
+    memory_id_of,
     utc_now,
     validate_record,
 )
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
+PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
 MAX_QUERY_CHARS = 4_000
 EVIDENCE_SCOPES = ("project", "all", "off")  # whose records evidence lifts (stores/evidence.py)
 
@@ -119,17 +121,18 @@ class FixMemory:
         for name, text in (("fix_description", fix_description), ("error_type", error_type)):
             if not isinstance(text, str) or not text.strip():
                 raise MemoryValidationError(f"{name} must be non-empty text")
-        memory_id = memory_id_for(project=project, error_type=error_type, diff=diff,
-                                  fix_description=fix_description, file_paths=list(file_paths))
         confirmation = {"session_id": session_id, "thread_id": thread_id or session_id, "outcome": outcome,
-                        "confirmed_at": when, "model": model, "kind": kind}
+                        "confirmed_at": when, "model": model, "kind": kind, "project": project}
         record = validate_record({
-            "memory_id": memory_id, "symptom": symptom, "error_type": error_type,
+            "memory_id": PLACEHOLDER_ID, "symptom": symptom, "error_type": error_type,
             "file_paths": list(file_paths), "fix_description": fix_description, "diff": diff,
             "outcome": outcome, "timestamp": when, "updated_at": now, "session_id": session_id,
             "thread_id": thread_id or session_id, "project": project, "model": model,
             "confirmations": [confirmation],
         })
+        # The id over the fields as stored (scrubbed, trimmed): `memory import` recomputes it from
+        # an exported record's content and refuses a mismatch, so the two must agree.
+        record = record.model_copy(update={"memory_id": memory_id_of(record)})
         return self.put_record(record)
 
     def put_record(self, record: FixRecord) -> FixRecord:
@@ -139,6 +142,22 @@ class FixMemory:
             existing = self.get(record.memory_id)
             if existing is not None:
                 record = merge_records(existing, record)
+            self._write(record)
+        return record
+
+    def add_confirmation(self, memory_id: str, confirmation: Confirmation) -> FixRecord | None:
+        """Add one session's confirmation to a stored record (under its lock); None if there is none.
+
+        A fix replayed into another project and confirmed there is confirmed in that project too:
+        the project's own record gets the session, and so does the record whose diff was replayed.
+        """
+        with record_lock(self.store, memory_id):
+            existing = self.get(memory_id)
+            if existing is None:
+                return None
+            record = merge_records(existing, existing.model_copy(update={
+                "confirmations": [confirmation], "confirmations_dropped": 0, "imported_dropped": 0,
+                "updated_at": utc_now()}), keep_existing=True)
             self._write(record)
         return record
 
@@ -190,27 +209,41 @@ class FixMemory:
         return True
 
 
-def merge_records(existing: FixRecord, new: FixRecord) -> FixRecord:
-    """One record for two of the same fix: ``new``'s content, the first session's fields and time,
-    every confirmation once.
+def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = False) -> FixRecord:
+    """One record for two of the same fix: ``new``'s content (``existing``'s with ``keep_existing``),
+    the first session's fields and time, every confirmation once.
 
-    A session counts once per kind (a resumed session that stores again adds nothing); the list is
-    kept in time order and bounded (the oldest beyond the bound are counted, not kept).
+    A session counts once per kind (a resumed session that stores again adds nothing); when the
+    same session is on both sides as imported and as this installation's own, the own one is kept.
+    The list is kept in time order and bounded: beyond the bound imported confirmations go first,
+    then the oldest, each counted (``imported_dropped``, ``confirmations_dropped``), not kept.
     """
     older = existing if existing.timestamp <= new.timestamp else new
     seen: dict[tuple[str, str], Confirmation] = {}
     for c in sorted([*existing.confirmations, *new.confirmations], key=lambda c: c.confirmed_at):
-        seen.setdefault((c.thread_id, c.kind), c)
-    confirmations = list(seen.values())
+        kept = seen.get((c.thread_id, c.kind))
+        if kept is None or (kept.imported and not c.imported):
+            seen[(c.thread_id, c.kind)] = c
+    confirmations = sorted(seen.values(), key=lambda c: c.confirmed_at)
     dropped = existing.confirmations_dropped + new.confirmations_dropped
+    imported_dropped = existing.imported_dropped + new.imported_dropped
     if len(confirmations) > MAX_CONFIRMATIONS:
-        dropped += len(confirmations) - MAX_CONFIRMATIONS
-        confirmations = confirmations[-MAX_CONFIRMATIONS:]
+        extra = len(confirmations) - MAX_CONFIRMATIONS
+        imported = [c for c in confirmations if c.imported][:extra]
+        gone = {id(c) for c in imported}
+        confirmations = [c for c in confirmations if id(c) not in gone]
+        imported_dropped += len(imported)
+        if len(confirmations) > MAX_CONFIRMATIONS:
+            dropped += len(confirmations) - MAX_CONFIRMATIONS
+            confirmations = confirmations[-MAX_CONFIRMATIONS:]
     # A status set by a human (invalidated) or by a later fix (superseded) stays: a new confirmation
-    # does not silently revive a fix found wrong.
-    status_from = existing if existing.status != "active" else new
-    return new.model_copy(update={
-        "memory_id": existing.memory_id, "confirmations": confirmations, "confirmations_dropped": dropped,
+    # does not silently revive a fix found wrong. With ``keep_existing`` (an import into a record
+    # this installation confirmed) the existing status stays whatever the import says.
+    status_from = existing if keep_existing or existing.status != "active" else new
+    base = existing if keep_existing else new
+    return base.model_copy(update={
+        "memory_id": existing.memory_id, "confirmations": confirmations,
+        "confirmations_dropped": min(dropped, MAX_DROPPED), "imported_dropped": min(imported_dropped, MAX_DROPPED),
         "timestamp": older.timestamp, "session_id": older.session_id, "thread_id": older.thread_id,
         "outcome": older.outcome, "model": older.model,
         "updated_at": max(existing.updated_at, new.updated_at),

@@ -11,6 +11,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     ValidationError,
     field_validator,
     model_validator,
@@ -28,6 +29,21 @@ RecordStatus = Literal["active", "invalidated", "superseded"]
 ConfirmationKind = Literal["fix", "replay"]
 # A fixed namespace so that the same fix gets the same id on every machine.
 MEMORY_ID_NAMESPACE = uuid.UUID("4b0c1d8e-6f1a-5c3e-9a57-a57a0c0de0e1")
+MAX_DROPPED = 1_000_000  # a counter of confirmations beyond the kept list; anything larger is not a count
+
+
+def canonical_uuid(value: Any, what: str = "memory_id") -> str:
+    """``value`` if it is a UUID in its canonical text form (36 lowercase hex-and-hyphen characters),
+    else ValueError: ids name records (and, hashed, files); a free-form id is refused, never cleaned."""
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a UUID string")
+    try:
+        parsed = uuid.UUID(value)
+    except ValueError:
+        raise ValueError(f"{what} must be a UUID (like 123e4567-e89b-12d3-a456-426614174000)") from None
+    if str(parsed) != value:
+        raise ValueError(f"{what} must be a UUID in its canonical form ({parsed})")
+    return value
 
 
 def memory_id_for(*, project: str, error_type: str, diff: str, fix_description: str = "",
@@ -56,7 +72,12 @@ def utc_now() -> datetime:
 
 
 class Confirmation(BaseModel):
-    """One session that confirmed this fix: by finding it (``fix``) or by replaying it (``replay``)."""
+    """One session that confirmed this fix: by finding it (``fix``) or by replaying it (``replay``).
+
+    ``project``: the project that session worked on ("" in records from before it was kept: the
+    record's own project). ``imported``: it came in through ``memory import``, from another
+    installation: kept and shown, never counted as evidence or as a reason to replay (stores/trust.py).
+    """
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -66,6 +87,8 @@ class Confirmation(BaseModel):
     confirmed_at: AwareDatetime
     model: str = Field(default="", max_length=200)
     kind: ConfirmationKind = "fix"
+    project: str = Field(default="", max_length=200)
+    imported: StrictBool = False
 
     @field_validator("outcome")
     @classmethod
@@ -81,7 +104,7 @@ class FixRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    memory_id: str = Field(min_length=36, max_length=36)
+    memory_id: str = Field(min_length=36, max_length=36, description="a UUID (uuid5 over the fix, memory_id_for)")
     symptom: str = Field(min_length=1, max_length=4_000, description="the failure signature the agent saw")
     error_type: str = Field(min_length=1, max_length=200)
     file_paths: list[str] = Field(min_length=1, max_length=50)
@@ -94,13 +117,26 @@ class FixRecord(BaseModel):
     thread_id: str = Field(min_length=1, max_length=200)
     project: str = Field(default="", max_length=200)
     model: str = Field(default="", max_length=200, description="which model produced the fix")
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = Field(default=SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION)
     confirmations: list[Confirmation] = Field(default_factory=list, max_length=MAX_CONFIRMATIONS,
                                               description="every session that confirmed or replayed this fix")
-    confirmations_dropped: int = 0
+    confirmations_dropped: int = Field(default=0, ge=0, le=MAX_DROPPED,
+                                       description="this installation's confirmations beyond the kept list")
+    imported_dropped: int = Field(default=0, ge=0, le=MAX_DROPPED,
+                                  description="imported confirmations not kept (counted, never evidence)")
     status: RecordStatus = "active"
     status_reason: str = Field(default="", max_length=2_000)
-    superseded_by: str | None = None
+    superseded_by: str | None = Field(default=None, max_length=36)
+
+    @field_validator("memory_id")
+    @classmethod
+    def _memory_id_is_a_uuid(cls, value: str) -> str:
+        return canonical_uuid(value)
+
+    @field_validator("superseded_by")
+    @classmethod
+    def _superseded_by_is_a_uuid(cls, value: str | None) -> str | None:
+        return None if value is None else canonical_uuid(value, "superseded_by")
 
     @model_validator(mode="before")
     @classmethod
@@ -115,11 +151,36 @@ class FixRecord(BaseModel):
 
     @property
     def replays(self) -> int:
-        return sum(1 for c in self.confirmations if c.kind == "replay")
+        """Replays confirmed by this installation (imported ones are not counted)."""
+        return sum(1 for c in self.confirmations if c.kind == "replay" and not c.imported)
 
     @property
     def times_confirmed(self) -> int:
-        return len(self.confirmations) + self.confirmations_dropped
+        """Every confirmation the record knows of, imported ones included (``memory list``)."""
+        return len(self.confirmations) + self.confirmations_dropped + self.imported_dropped
+
+    @property
+    def local_confirmations(self) -> list[Confirmation]:
+        """The confirmations this installation's own sessions made (the only evidence there is)."""
+        return [c for c in self.confirmations if not c.imported]
+
+    @property
+    def times_confirmed_here(self) -> int:
+        return len(self.local_confirmations) + self.confirmations_dropped
+
+    @property
+    def times_imported(self) -> int:
+        return len(self.confirmations) - len(self.local_confirmations) + self.imported_dropped
+
+    @property
+    def confirmed_here(self) -> bool:
+        """A session of this installation confirmed (or replayed and confirmed) this fix."""
+        return bool(self.local_confirmations)
+
+    @property
+    def projects_confirmed_here(self) -> list[str]:
+        """The projects whose sessions here confirmed this fix, in first-confirmed order."""
+        return list(dict.fromkeys(c.project or self.project for c in self.local_confirmations))
 
     @field_validator("file_paths", mode="before")
     @classmethod

@@ -1,8 +1,26 @@
-"""Export and import of fix records as JSON lines."""
+"""Export and import of fix records as JSON lines.
+
+Imported memory is untrusted until this installation confirms it (DESIGN.md, trust boundaries):
+
+- **Ids are recomputed.** A record's id is a uuid5 over its content (project, error type,
+  normalised diff: ``record.memory_id_for``); a line whose id is not its content's id is refused,
+  so a file cannot put its own diff under the id of a fix this installation confirmed. Ids must be
+  UUIDs (FixRecord refuses anything else, ``../../..`` included). A version-1 record (its id was
+  over the session) gets its version-2 id, as ``memory migrate`` gives it.
+- **Confirmations come in marked ``imported``**, whatever the file says: shown, kept, never counted
+  as evidence (stores/evidence.py), never a reason to replay without a human (stores/trust.py).
+- **An import never changes a fix this installation confirmed**: such a record keeps its content
+  and status and only gains the imported confirmations (``merge_records(..., keep_existing=True)``).
+- **Lines with the same id are one record**: merged with all their confirmations before anything
+  is written (the count says records, not lines).
+- **Every field is bounded** (FixRecord: lengths, counters, UUID references) and so is a line.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass
+from functools import reduce
 from pathlib import Path
 
 from langgraph.store.base import GetOp, PutOp
@@ -10,14 +28,60 @@ from langgraph.store.base import GetOp, PutOp
 from astra_memory.errors import MemoryValidationError
 from astra_memory.stores.locks import records_lock
 from astra_memory.stores.memory import FixMemory, merge_records
-from astra_memory.stores.record import FixRecord, validate_record
+from astra_memory.stores.record import (
+    MAX_DROPPED,
+    SCHEMA_VERSION,
+    FixRecord,
+    memory_id_of,
+    validate_record,
+)
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
+MAX_LINE_BYTES = 4_000_000  # a record at every bound (diff, 1,000 confirmations) is well under this
+PROBLEMS_SHOWN = 50
 
-def read_jsonl(path: Path) -> list[FixRecord]:
-    """Validate every line first; report every bad line by number."""
+
+@dataclass
+class ImportReport:
+    lines: int  # records read (non-blank lines)
+    records: int  # distinct records written (lines with one id are one record)
+    duplicate_lines: int  # lines merged into an earlier line of the same id
+    merged_with_existing: int  # records memory already had (confirmations added)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def as_imported(record: FixRecord) -> FixRecord:
+    """The record as this installation takes it in: every confirmation marked imported (with its
+    project), the file's dropped count kept apart from this installation's own."""
+    return record.model_copy(update={
+        "confirmations": [c.model_copy(update={"imported": True, "project": c.project or record.project})
+                          for c in record.confirmations],
+        "confirmations_dropped": 0,
+        "imported_dropped": min(record.confirmations_dropped + record.imported_dropped, MAX_DROPPED),
+    })
+
+
+def checked_id(record: FixRecord) -> FixRecord:
+    """The record with the id its content gives it; MemoryValidationError if a version-2 id differs."""
+    expected = memory_id_of(record)
+    if record.schema_version < SCHEMA_VERSION:
+        return record.model_copy(update={"memory_id": expected, "schema_version": SCHEMA_VERSION})
+    if record.memory_id != expected:
+        raise MemoryValidationError(
+            f"memory_id {record.memory_id} is not this record's id: its content (project, error type, diff) "
+            f"gives {expected}; an id is never taken from a file (refused)")
+    return record
+
+
+def read_records(path: Path) -> tuple[list[FixRecord], int]:
+    """Validate every line first; report every bad line by number. Returns (records, lines read)."""
     records, problems = [], []
     for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
+        if len(raw) > MAX_LINE_BYTES:
+            problems.append(f"line {number}: {len(raw)} bytes; a record line is at most {MAX_LINE_BYTES}")
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -29,31 +93,59 @@ def read_jsonl(path: Path) -> list[FixRecord]:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise MemoryValidationError("a line must be one JSON object")
-            records.append(validate_record(data))
+            records.append(as_imported(checked_id(validate_record(data))))
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: not JSON ({exc.msg})")
         except MemoryValidationError as exc:
             problems.append(f"line {number}: {exc}")
     if problems:
-        raise MemoryValidationError(f"{path}: {len(problems)} bad line(s), nothing imported:\n" + "\n".join(problems))
-    return records
+        shown = problems[:PROBLEMS_SHOWN] + ([f"... and {len(problems) - PROBLEMS_SHOWN} more"]
+                                             if len(problems) > PROBLEMS_SHOWN else [])
+        raise MemoryValidationError(f"{path}: {len(problems)} bad line(s), nothing imported:\n" + "\n".join(shown))
+    return records, len(records)
 
 
-def import_jsonl(memory: FixMemory, path: Path) -> int:
+def read_jsonl(path: Path) -> list[FixRecord]:
+    """The file's records, one per id (lines of one id merged), all validated and marked imported."""
+    records, _ = read_records(path)
+    return merged_by_id(records)
+
+
+def merged_by_id(records: list[FixRecord]) -> list[FixRecord]:
+    groups: dict[str, list[FixRecord]] = {}
+    for record in records:
+        groups.setdefault(record.memory_id, []).append(record)
+    return [reduce(merge_records, sorted(group, key=lambda r: r.timestamp)) for group in groups.values()]
+
+
+def import_file(memory: FixMemory, path: Path) -> ImportReport:
     """Import all records of a file in one batch (one transaction on SQLite), or none.
 
     A record memory already has (same id: the same fix) is merged with it, confirmations and
-    status kept (``memory.merge_records``), not overwritten.
+    status kept; one this installation confirmed keeps its content too (module docstring).
     """
-    records = read_jsonl(path)
+    read, lines = read_records(path)
+    records = merged_by_id(read)
     if not records:
-        return 0
+        return ImportReport(lines=lines, records=0, duplicate_lines=0, merged_with_existing=0)
     # Read, merge and write under the records' locks: a session confirming one of these fixes
     # meanwhile keeps its confirmation (stores/locks.py).
     with records_lock(memory.store, [r.memory_id for r in records]):
         existing = memory.store.batch([GetOp(memory.namespace, r.memory_id) for r in records])
-        records = [merge_records(FixRecord.from_store_value(item.value), r) if item is not None else r
+        merged = sum(1 for item in existing if item is not None)
+        records = [_merge_import(FixRecord.from_store_value(item.value), r) if item is not None else r
                    for item, r in zip(existing, records)]
         memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
                             for r in records])
-    return len(records)
+    return ImportReport(lines=lines, records=len(records), duplicate_lines=lines - len(records),
+                        merged_with_existing=merged)
+
+
+def import_jsonl(memory: FixMemory, path: Path) -> int:
+    """``import_file``; returns the number of records written (distinct ids, not lines)."""
+    return import_file(memory, path).records
+
+
+def _merge_import(existing: FixRecord, imported: FixRecord) -> FixRecord:
+    # A fix this installation confirmed keeps what it confirmed; an import only adds its word to it.
+    return merge_records(existing, imported, keep_existing=existing.confirmed_here)

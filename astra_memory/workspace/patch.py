@@ -6,7 +6,8 @@
   nothing. Files are read and written through ``Workspace.read_bytes``/``write_bytes``/``apply_edit``: confinement and the protected
   test paths apply as for the model's edits.
 - ``ReplayJournal``: before the first write, the original bytes of every file the replay will
-  write are journaled (``<run_dir>/replay/<memory id>.json``). ``restore`` puts them back exactly
+  write are journaled (``<run_dir>/replay/<sha256 of the memory id>.json``: a file is named by
+  a hash of the id, never by the id, so no id can name a path). ``restore`` puts them back exactly
   (byte-identical, mode kept); ``recover`` does so for a replay a crash interrupted, so a resumed
   session starts again from the untouched workspace and never applies a diff on top of itself.
 """
@@ -103,6 +104,11 @@ class ReplayJournal:
                    files=[JournaledFile(**f) for f in data["files"]], path=path)
 
 
+def journal_name(memory_id: str) -> str:
+    """The journal's file name for a memory id: a hash of it (the id itself is data, never a path)."""
+    return hashlib.sha256(memory_id.encode("utf-8")).hexdigest()[:32] + ".json"
+
+
 def begin(workspace: Workspace, memory_id: str, patches: list[FilePatch], journal_dir: Path | None) -> ReplayJournal:
     """Journal the original bytes of every file about to be written (before any write)."""
     files = []
@@ -111,7 +117,7 @@ def begin(workspace: Workspace, memory_id: str, patches: list[FilePatch], journa
         files.append(JournaledFile(patch.path, _sha_bytes(original), sha256_text(patch.after),
                                    base64.b64encode(original).decode("ascii")))
     journal = ReplayJournal(memory_id, "applying", files,
-                            journal_dir / f"{memory_id}.json" if journal_dir is not None else None)
+                            journal_dir / journal_name(memory_id) if journal_dir is not None else None)
     journal.save()
     return journal
 

@@ -1,0 +1,56 @@
+"""When a stored fix may be replayed with no one asked, and when a human must say yes first.
+
+Replay applies a stored diff and runs the project's tests with it, with 0 model requests: the
+diff's code runs in the test environment before anyone read it. So it is done unasked only for a
+fix this installation has reason to trust in this place:
+
+- **confirmed here**: at least one of its confirmations was made by a session of this installation
+  (imported ones, ``memory import``, are another installation's word, stores/transfer.py);
+- **in this project, or in two**: a fix moves to a project it was not confirmed in unasked only once
+  sessions here confirmed it in at least two projects (a human's approved replay into a second project is such a
+  confirmation, nodes/store.py); one project's fix may fit another by accident;
+- **no test-runner special case** in its diff (rules/runner_checks.py).
+
+Anything else needs a human's approval (the ``approve_replay`` interrupt). Without one to ask (no
+edit approval in the session: scripts, CI, a CLI run with no terminal) the replay is skipped, and
+the replay info says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from astra_memory.stores.record import FixRecord
+
+PROJECTS_TO_TRAVEL = 2  # confirmed in this many projects here: replayed into another one unasked
+
+
+@dataclass(frozen=True)
+class ReplayTrust:
+    needs_approval: list[str] = field(default_factory=list)  # why a human must say yes first
+    note: str = ""  # why it may replay here, when it is another project's fix (shown on screen)
+
+
+def _projects(record: FixRecord) -> str:
+    names = record.projects_confirmed_here
+    return ", ".join(names) if names else "none"
+
+
+def replay_trust(record: FixRecord, *, project: str, runner_checks: list[str] = ()) -> ReplayTrust:
+    """Whether ``record`` may be replayed unasked in ``project`` (module docstring)."""
+    reasons: list[str] = []
+    note = ""
+    projects = record.projects_confirmed_here
+    if not record.confirmed_here:
+        reasons.append(f"its {record.times_imported} confirmation(s) were all imported from another installation; "
+                       "none was made here")
+    elif project not in projects and len(projects) < PROJECTS_TO_TRAVEL:
+        reasons.append(f"it is a fix from another project ({record.project or 'unnamed'}), confirmed here in "
+                       f"{len(projects)} project(s) ({_projects(record)}); a fix is replayed into another "
+                       f"project unasked only after confirmations in {PROJECTS_TO_TRAVEL}")
+    elif record.project != project:
+        note = (f"a fix from another project ({record.project or 'unnamed'}), confirmed here in "
+                f"{len(projects)} project(s): {_projects(record)}")
+    for check in runner_checks:
+        reasons.append(f"its diff special-cases the test runner: {check}")
+    return ReplayTrust(reasons, note)
