@@ -93,33 +93,36 @@ def knob(default: Any, *, env: str | None = None, kind: type | None = None, cli:
 @dataclass(frozen=True)
 class Context:
     model: str | None = knob(None, env="ASTRA_MODEL", kind=str, cli=Flag(  # None: the task's model
-        "--model", "'scripted' or 'openai:<model>' ({env}; resume: the session's)."))
+        "--model", "'scripted' or 'openai:<model>' ({env}; resume: the session's).", panel="Model"))
     base_url: str | None = knob(None, env="OPENAI_BASE_URL", kind=str, cli=Flag(
-        "--base-url", "OpenAI-compatible server URL ({env}).", panel=LIVE))
-    use_responses_api: bool = knob(False, cli=Flag(
-        "--responses-api/--chat-completions", "Wire API (default chat completions; resume: the session's).",
-        panel=LIVE))
-    # -- model settings sent on the wire (astra_memory/models/wire_settings.py checks the values) --
+        "--base-url", "OpenAI-compatible server URL ({env}).", panel="Model"))
+    use_responses_api: bool = knob(True, env="ASTRA_RESPONSES_API", cli=Flag(
+        "--responses-api/--chat-completions", "Wire API: the Responses API (default) or chat completions "
+        "({env}=0; resume: the session's).",
+        panel="Model: wire API"))
+    # -- model settings sent on the wire (astra_memory/models/wire_settings.py checks the values; unset
+    # reasoning_effort / verbosity: low for the models that take them, see model_settings there) --
     chain_responses: bool = knob(True, env="ASTRA_CHAIN_RESPONSES", cli=Flag(
         "--chain-responses/--no-chain-responses", "Responses API: chain a session's turns with "
-        "previous_response_id, sending only the new items each turn (default {default}; {env}).", panel=LIVE))
+        "previous_response_id, sending only the new items each turn (default {default}; {env}).", panel="Model: wire API"))
     reasoning_effort: str | None = knob(None, env="ASTRA_REASONING_EFFORT", kind=str, cli=Flag(
-        "--reasoning-effort", "Reasoning models: none, minimal, low, medium, high, xhigh ({env}; default: the "
-        "server's).", panel=LIVE))
+        "--reasoning-effort", "Reasoning models: none, minimal, low, medium, high, xhigh ({env}; default: low "
+        "for models that take it); a value the model does not take is refused before any request.", panel="Model"))
     verbosity: str | None = knob(None, env="ASTRA_VERBOSITY", kind=str, cli=Flag(
-        "--verbosity", "Text verbosity: low, medium, high ({env}; default: the server's).", panel=LIVE))
+        "--verbosity", "Text verbosity: low, medium, high ({env}; default: low for models that take it, gpt-5 "
+        "and later).", panel="Model"))
     service_tier: str | None = knob(None, env="ASTRA_SERVICE_TIER", kind=str, cli=Flag(
         "--service-tier", "auto, default, flex, fast (priority: its former name) ({env}); flex and fast "
-        "change the price (`astra-memory prices MODEL`).", panel=LIVE))
+        "change the price (`astra-memory prices MODEL`).", panel="Model"))
     max_attempts: int = knob(3, env="ASTRA_MAX_ATTEMPTS", cli=Flag(  # test runs after finish()
-        "--max-attempts", "Test runs after finish() before the run ends failed (default {default}).", min=1, max=20))
+        "--max-attempts", "Test runs after finish() before the run ends failed (default {default}).", min=1, max=20, panel="Limits"))
     max_model_requests: int = knob(30, env="ASTRA_MAX_MODEL_REQUESTS", cli=Flag(
-        "--max-model-requests", "Model requests per session (default {default}).", min=1))
+        "--max-model-requests", "Model requests per session (default {default}).", min=1, panel="Limits"))
     max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", cli=Flag(
-        "--max-tool-calls", "Tool calls per session (default {default}).", min=1))
+        "--max-tool-calls", "Tool calls per session (default {default}).", min=1, panel="Limits"))
     max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS")
     test_timeout_s: float = knob(120.0, env="ASTRA_TEST_TIMEOUT_S", cli=Flag(
-        "--test-timeout", "Seconds a test run may take (default {default}).", min=1))
+        "--test-timeout", "Seconds a test run may take (default {default}).", min=1, panel="Limits"))
     memory_top_k: int = knob(3, env="ASTRA_MEMORY_TOP_K")
     min_score: float = knob(DEFAULT_MIN_SCORE, env="ASTRA_MIN_SCORE")
     # A human approves each edit before it is applied (nodes/approve.py). None: on for the user's own
@@ -127,28 +130,28 @@ class Context:
     approve_edits: bool | None = knob(None, env="ASTRA_APPROVE_EDITS", kind=bool, cli=Flag(
         "--approve-edits/--no-approve-edits", "Show each proposed edit and ask before it is applied ({env}; "
         "default: ask for --workspace runs on a terminal, not for bundled scenarios or scripts; resume: the "
-        "session's)."))
+        "session's).", panel="Workspace"))
     namespace: str = knob("", env="ASTRA_NAMESPACE", cli=Flag(  # "": the shared default
         "--namespace", "Memory namespace (team or project) searched and written ({env}; default the shared one; "
-        "resume: the session's)."))
+        "resume: the session's).", panel="Memory"))
     replay: bool = knob(True, env="ASTRA_REPLAY", cli=Flag(  # try memory's confirmed diffs first
         "--replay/--no-replay", "Before asking a model, replay a confirmed fix from memory whose diff applies "
-        "here ({env}; default {default}; resume: the session's)."))
+        "here ({env}; default {default}; resume: the session's).", panel="Memory"))
     # -- live models and the cost guard (astra_memory/costs/) --
     approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", recorded=False, cli=Flag(  # every process
-        "--approve-live-cost", "Allow a live model to spend money (or {env}=1).", panel=LIVE))  # must approve again
+        "--approve-live-cost", "Allow a live model to spend money (or {env}=1).", panel="Cost"))  # must approve again
     session_budget_usd: float = knob(DEFAULT_SESSION_BUDGET_USD, env="ASTRA_SESSION_BUDGET_USD", cli=Flag(
         "--budget", "Per-session spend limit in USD ({env}; default {default}; resume keeps the session's limit).",
-        panel=LIVE))
+        panel="Cost"))
     total_budget_usd: float = knob(DEFAULT_TOTAL_BUDGET_USD, env="ASTRA_TOTAL_BUDGET_USD", recorded=False, cli=Flag(
         "--total-budget", "Spend limit in USD across all sessions in the ledger ({env}; default {default}).",
-        panel=LIVE))  # across every session: never one session's setting
+        panel="Cost"))  # across every session: never one session's setting
     price_in_per_mtok: float | None = knob(None, env="ASTRA_PRICE_IN_PER_MTOK", kind=float, cli=Flag(
-        "--price-in", "USD per 1M input tokens ({env}); needed for models not in the price table.", panel=LIVE))
+        "--price-in", "USD per 1M input tokens ({env}); needed for models not in the price table.", panel="Cost"))
     price_out_per_mtok: float | None = knob(None, env="ASTRA_PRICE_OUT_PER_MTOK", kind=float, cli=Flag(
-        "--price-out", "USD per 1M output tokens ({env}); 0 for a free local server.", panel=LIVE))
+        "--price-out", "USD per 1M output tokens ({env}); 0 for a free local server.", panel="Cost"))
     max_output_tokens: int = knob(4096, cli=Flag(  # bounds each live request's worst case
-        "--max-output-tokens", "Output cap sent with every live request (default {default}).", min=1, panel=LIVE))
+        "--max-output-tokens", "Output cap sent with every live request (default {default}).", min=1, panel="Cost"))
     request_timeout_s: float = knob(120.0, recorded=False)  # per HTTP attempt (openai client)
     max_retries: int = knob(3, recorded=False)  # openai client retries of timeouts, 429 and 5xx
     ledger: Any = knob(None, recorded=False)  # a costs.CostLedger; session.open_agent() provides one

@@ -1,12 +1,19 @@
-"""Where data lives, and the API key, read from the environment. Nothing here opens a file or a connection.
+"""Where data lives, and the API key, read from the environment. Nothing here opens a file or a connection,
+except ``load_dotenv``, which the command calls once at its start.
 
 Run knobs (model, limits, minimum score, budgets, prices) are not settings: they live in
 ``context.Context``, which reads its own environment variables.
+
+Precedence, for settings and knobs alike: command-line flags > the environment > ``.env`` in the
+working folder > the defaults. ``load_dotenv`` puts a ``.env`` variable into the environment only
+where the environment does not set it; flags win over both because they are applied on top of
+``Context()``. ``.env.example`` lists every variable.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +21,51 @@ from astra_memory.errors import ConfigurationError
 from astra_memory.thread_names import check_thread_id
 
 KEY_ENV = "OPENAI_API_KEY"
+DOTENV = ".env"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """``NAME=value`` lines (``export NAME=value`` too); ``#`` comments, blank lines; a value in single
+    or double quotes is taken as written (no escapes, no ``${VAR}`` expansion); an unquoted value
+    ends at `` #``. A line that is not an assignment is an error naming its number (never its text,
+    which may hold a key)."""
+    values: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export "):].lstrip()
+        name, eq, value = line.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or not _NAME.fullmatch(name):
+            raise ConfigurationError(f"{DOTENV} line {number} is not NAME=value")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        else:
+            value = "" if value.startswith("#") else value.split(" #", 1)[0].rstrip()
+        values[name] = value
+    return values
+
+
+def load_dotenv(folder: Path | None = None) -> list[str]:
+    """Read ``.env`` in ``folder`` (the working folder) into the environment, below what the
+    environment already sets. Returns the names it set (never their values: the file may hold the
+    API key). No file: nothing happens."""
+    path = (folder or Path.cwd()) / DOTENV
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"cannot read {path}: {type(exc).__name__}") from None
+    loaded = []
+    for name, value in parse_dotenv(text).items():
+        if name not in os.environ:
+            os.environ[name] = value
+            loaded.append(name)
+    return loaded
 
 
 def _env_int(name: str, default: int) -> int:

@@ -21,8 +21,18 @@ from astra_memory.redact import scrub
 
 # unconfirmed: the tests passed in the workspace but not in the fresh copy (confirm); cannot_run: the test
 # command could not run the tests (observe); needs_model: a model turn with no model to play it.
-Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model"]
+# "error": a node raised an unexpected exception (a bug of ours; the pending step is kept and `resume` retries
+# it); "cancelled": stopped on purpose (`astra-memory cancel`, Ctrl-C twice; `resume --uncancel` continues it).
+# Neither is written into the checkpoint (that would move the pending step): session/run.py reports them.
+Status = Literal["fixed", "failed", "nothing_to_fix", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model",
+                 "error", "cancelled"]
 RunPhase = Literal["observe", "replay", "test"]  # which node ran it (the fresh-copy run is state["confirm"])
+
+
+# The shape of the state and of the rules that read it. 2: the renamed gates and fields (passed_outcome,
+# phase "test"), pytest's own results, the diagnosis gate. A thread started under another version is not
+# resumed (session/run.py refuse_earlier_version): its checkpoint holds what this code reads otherwise.
+STATE_VERSION = 2
 
 
 def add_counts(current: dict[str, float] | None, delta: dict[str, float] | None) -> dict[str, float]:
@@ -60,6 +70,7 @@ class Task(TypedDict, total=False):
     session_id: str  # = thread id
     knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)
     approve_edits: bool  # a human approves each edit before it is applied (nodes/approve.py)
+    state_version: int  # STATE_VERSION of the code that started the session (stamped by prepare)
 
 
 class RunRecord(TypedDict):
@@ -75,6 +86,15 @@ class RunRecord(TypedDict):
     outcome: str  # the exact outcome string a passing run confirms
     phase: RunPhase
     edits_seen: int  # how many edits had been applied when the run started
+    # "pytest": ``passed`` means pytest's per-test results show every test that failed at observe now
+    # passing by id, nothing failing, at least one pass (testrun/results.py); "exit_code": a command
+    # that is not pytest, judged by its exit code only (weaker evidence, said so in ``outcome``).
+    evidence: NotRequired[str]
+    tests: NotRequired[dict[str, str]]  # test id -> outcome: every test at observe, later the non-passing ones
+    results_complete: NotRequired[bool]  # pytest finished and its results were read whole
+    findings: NotRequired[list[str]]  # why the run is not a pass (empty when it is)
+    environment_changes: NotRequired[list[str]]  # paths of the test environment changed since observe
+    environment: NotRequired[dict[str, Any]]  # observe only: the environment held still (manifest.Environment)
 
 
 class FailureInfo(TypedDict):
@@ -87,6 +107,7 @@ class FailureInfo(TypedDict):
     failing_code: list[str]
     frames: NotRequired[list[str]]  # the project's non-test functions in the tracebacks
     failures: NotRequired[list[dict]]  # one entry per failing test (symptoms.FailureItem as data)
+    failing_ids: NotRequired[list[str]]  # the failing test ids by pytest's own results (what must pass)
 
 
 class MemoryHitInfo(TypedDict):
@@ -100,6 +121,19 @@ class MemoryResult(TypedDict):
     """The mandatory memory search: what was asked, what came back, and that it was delivered."""
 
     query: str
+    hits: list[MemoryHitInfo]
+    text: str  # what the model was shown
+    delivered: bool  # an empty result counts as delivered
+
+
+class DiagnosisResult(TypedDict):
+    """The diagnosis search (nodes/diagnosis_search.py): the model's stated diagnosis, the memory search
+    made with it, and that its result was delivered. What the edge into ``edit`` requires."""
+
+    error_type: str
+    cause: str
+    files: list[str]
+    query: str  # what memory was searched with ("<error_type>: <cause>")
     hits: list[MemoryHitInfo]
     text: str  # what the model was shown
     delivered: bool  # an empty result counts as delivered
@@ -164,6 +198,7 @@ class AgentState(TypedDict, total=False):
     test_runs: Annotated[list[RunRecord], operator.add]  # every test run: exit code, counts, outcome
     failure: FailureInfo | None  # observed failure: error type, failing tests, message, files
     memory: MemoryResult | None  # query, hits, rendered text, delivered flag
+    diagnosis: DiagnosisResult | None  # the latest diagnosis search: the edit gate requires it delivered
     edits: Annotated[list[EditInfo], operator.add]  # path, before/after sha256, unified diff
     passed_outcome: str | None  # set by a passing test run, cleared by any edit
     fix: FixInfo | None  # the model's finish(): fix description and error type
@@ -193,9 +228,13 @@ class InputState(TypedDict):
 def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
     """A testrun.TestRun as the state keeps it (observe and test both build it here); its output
     scrubbed of secrets, as everything checkpointed."""
-    return RunRecord(command=run.command, exit_code=run.exit_code, passed=run.passed, counts=dict(run.counts),
-                         output=scrub(run.output), duration_s=run.duration_s, timed_out=run.timed_out,
-                         outcome=run.outcome, phase=phase, edits_seen=edits_seen)
+    record = RunRecord(command=run.command, exit_code=run.exit_code, passed=run.passed, counts=dict(run.counts),
+                       output=scrub(run.output), duration_s=run.duration_s, timed_out=run.timed_out,
+                       outcome=run.outcome, phase=phase, edits_seen=edits_seen)
+    for key in ("evidence", "tests", "results_complete", "findings", "environment_changes"):
+        if hasattr(run, key):
+            record[key] = getattr(run, key)
+    return record
 
 
 def edit_info(record: Any) -> EditInfo:

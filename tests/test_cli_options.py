@@ -79,7 +79,7 @@ def test_default_of_is_the_declared_default_before_the_environment(monkeypatch):
 def test_messages_name_the_flag_that_changes_the_knob():
     assert setting_name("replay") == "replay (--no-replay, ASTRA_REPLAY)"
     assert setting_name("session_budget_usd") == "session_budget_usd (--budget, ASTRA_SESSION_BUDGET_USD)"
-    assert setting_name("use_responses_api") == "use_responses_api (--responses-api)"
+    assert setting_name("use_responses_api") == "use_responses_api (--chat-completions, ASTRA_RESPONSES_API)"
     assert setting_name("max_invalid_turns") == "max_invalid_turns (ASTRA_MAX_INVALID_TURNS)"  # no flag
 
 

@@ -241,7 +241,7 @@ def test_a_sessions_knobs_are_recorded_without_credentials_and_options_win_on_re
     monkeypatch.setenv("ASTRA_PRICE_IN_PER_MTOK", "0.5")
     from_env = recorded_knobs(Context())
     assert from_env["base_url"] == "http://from-env:8000/v1" and from_env["price_in_per_mtok"] == 0.5
-    assert from_env["session_budget_usd"] == 0.25 and from_env["use_responses_api"] is False  # the defaults
+    assert from_env["session_budget_usd"] == 0.25 and from_env["use_responses_api"] is True  # the defaults
     # On resume, what the session recorded wins over the environment ...
     monkeypatch.setenv("ASTRA_MAX_ATTEMPTS", "9")
     resumed = session_context(recorded)
@@ -252,4 +252,4 @@ def test_a_sessions_knobs_are_recorded_without_credentials_and_options_win_on_re
                                        "session_budget_usd": 0.1, "max_attempts": 2})
     assert (given.base_url, given.use_responses_api, given.session_budget_usd, given.max_attempts) == (
         "http://other:1/v1", False, 0.1, 2)
-    assert session_context(None).use_responses_api is False and session_context(None).max_attempts == 9
+    assert session_context(None).use_responses_api is True and session_context(None).max_attempts == 9

@@ -6,6 +6,11 @@ one tool call per turn, an output-token cap), settle the ledger with the real us
 response. Transport faults are retried by the openai client itself (``max_retries``, exponential
 backoff, ``Retry-After`` honoured); what is left after the retries becomes a ``LiveRequestError``
 with a message that says what to change. Nothing here runs at import time.
+
+Every HTTP response from the model server is bounded before it is parsed (``BoundedTransport``, the
+openai client's transport): one that declares or streams more than ``MAX_RESPONSE_BYTES`` is
+refused, once, without retries, and the request stays counted at its worst case (the server did
+the work). The bound is on the bytes received (a compressed answer counts compressed).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable
@@ -34,6 +41,8 @@ from astra_memory.tools.registry import openai_tool_specs
 
 BASE_URL_ENV = "OPENAI_BASE_URL"
 PROBE_TIMEOUT_S = 10.0
+MAX_RESPONSE_BYTES = 8 * 1024 * 1024  # far above any answer capped at max_output_tokens
+RESPONSE_TOO_LARGE = "response_too_large"
 
 __all__ = ["BudgetExceededError", "LiveRequestError", "LiveReply", "live_chat_model", "live_turn", "preflight",
            "probe_api_key", "is_live"]
@@ -45,6 +54,58 @@ class LiveRequestError(AstraError):
     def __init__(self, message: str, *, status_code: int | None = None) -> None:
         super().__init__(message)
         self.status_code = status_code
+
+
+def _bounded_transport_class() -> type:
+    import httpx
+
+    class BoundedTransport(httpx.BaseTransport):
+        """An ``httpx.HTTPTransport`` that reads each response (at most ``limit`` bytes) before the
+        openai client sees it. A bigger one becomes a 400 ``response_too_large`` error response with
+        ``x-should-retry: false``: the client raises it at once instead of retrying (it retries any
+        exception raised here as a connection error, and the server would do the work again)."""
+
+        def __init__(self, limit: int = MAX_RESPONSE_BYTES) -> None:
+            self.limit = limit
+            self._inner = httpx.HTTPTransport()
+
+        def _refused(self, request: httpx.Request, size: str) -> httpx.Response:
+            message = (f"the model server's response was larger than {self.limit} bytes ({size}) and was refused "
+                       "before it was parsed")
+            return httpx.Response(400, headers={"x-should-retry": "false"}, request=request, json={
+                "error": {"message": message, "type": "invalid_response", "code": RESPONSE_TOO_LARGE}})
+
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            response = self._inner.handle_request(request)
+            try:
+                declared = response.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > self.limit:
+                    return self._refused(request, f"Content-Length {declared}")
+                body = bytearray()
+                for chunk in response.stream:
+                    body += chunk
+                    if len(body) > self.limit:
+                        return self._refused(request, f"more than {self.limit} received")
+            finally:
+                response.close()
+            headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() != "transfer-encoding"]
+            return httpx.Response(response.status_code, headers=headers, content=bytes(body), request=request,
+                                  extensions=response.extensions)
+
+        def close(self) -> None:
+            self._inner.close()
+
+    return BoundedTransport
+
+
+def new_bounded_client() -> Any:
+    """An ``httpx.Client`` whose every response is bounded (``BoundedTransport``)."""
+    import httpx
+
+    return httpx.Client(transport=_bounded_transport_class()())
+
+
+bounded_http_client = cache(new_bounded_client)  # one for every live request of the process, never closed
 
 
 def is_live(name: str | None) -> bool:
@@ -83,7 +144,7 @@ def preflight(name: str, context: Context) -> Price:
             "--total-budget USD all sessions together"
         )
     openai_api_key()
-    check_wire_settings(context)
+    check_wire_settings(context, model)  # a setting the model does not take: refused before any request
     price = price_for(model, price_in=context.price_in_per_mtok, price_out=context.price_out_per_mtok,
                       service_tier=context.service_tier, base_url=context.base_url)
     session_limit(context)
@@ -101,7 +162,8 @@ def probe_api_key(context: Context, *, timeout_s: float = PROBE_TIMEOUT_S) -> No
     """
     import openai
 
-    client = openai.OpenAI(api_key=openai_api_key(), base_url=context.base_url, max_retries=0, timeout=timeout_s)
+    client = openai.OpenAI(api_key=openai_api_key(), base_url=context.base_url, max_retries=0, timeout=timeout_s,
+                           http_client=new_bounded_client())  # closed with the client below
     where = context.base_url or "api.openai.com"
     try:
         client.models.list()
@@ -132,7 +194,8 @@ def live_chat_model(name: str, context: Context) -> Runnable:
         timeout=context.request_timeout_s,
         max_tokens=context.max_output_tokens,  # sent as max_completion_tokens / max_output_tokens
         use_responses_api=bool(context.use_responses_api),  # None would let langchain-openai guess
-        **chat_openai_settings(context),  # chaining, reasoning effort, verbosity, service tier
+        http_client=bounded_http_client(),  # every response bounded before it is parsed
+        **chat_openai_settings(context, parse_model_name(name)),  # chaining, reasoning effort, verbosity, service tier
     )
     return llm.bind_tools(openai_tool_specs(), strict=True, parallel_tool_calls=False)
 
@@ -161,6 +224,10 @@ def _transport_error(exc: Exception, context: Context) -> LiveRequestError:
                 f"{context.max_retries} retries; the request is counted at its worst case (it may have been billed)")
     elif isinstance(exc, openai.APIConnectionError):
         text = f"cannot reach the model server at {where}; check --base-url / {BASE_URL_ENV}"
+    elif getattr(exc, "code", None) == RESPONSE_TOO_LARGE:
+        body = getattr(exc, "body", None)
+        said = body.get("message") if isinstance(body, dict) else None
+        text = f"{said or exc} (from {where}); the request is counted at its worst case (it may have been billed)"
     elif isinstance(exc, openai.NotFoundError):
         text = f"the model server at {where} answered 404 (unknown model or path?): {exc}"
     elif isinstance(exc, openai.InternalServerError):
@@ -206,8 +273,10 @@ def live_turn(name: str, context: Context, messages: list[BaseMessage], *, threa
                              kept_usd=0.0)
             return live_turn(name, replace(context, chain_responses=False), messages, thread_id=thread_id,
                              run_dir=run_dir)
-        # No billable answer, except a timeout: the server may have done the work, so it stays counted.
-        kept = max_cost if isinstance(exc, openai.APITimeoutError) else 0.0
+        # No billable answer, except a timeout or an answer too large to read: the server may have
+        # done the work, so it stays counted.
+        too_large = getattr(exc, "code", None) == RESPONSE_TOO_LARGE
+        kept = max_cost if too_large or isinstance(exc, openai.APITimeoutError) else 0.0
         error = _transport_error(exc, context)
         ledger.settle(request_id, 0, 0, kept, outcome="failed", note=str(error)[:500])
         transcript.error(request_id, error=str(error), status_code=error.status_code, kept_usd=kept)

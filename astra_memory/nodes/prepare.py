@@ -15,7 +15,7 @@ from astra_memory.context import Context
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of
 from astra_memory.settings import Settings
-from astra_memory.state import AgentState
+from astra_memory.state import STATE_VERSION, AgentState
 from astra_memory.tasks import TaskInputError, complete_task
 
 
@@ -27,6 +27,7 @@ def prepare(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]
     thread_id = (config.get("configurable") or {}).get("thread_id")
     task = complete_task(state.get("task"), thread_id=str(thread_id) if thread_id else None,
                          settings=Settings(), context=context_of(runtime))
+    task = {**task, "state_version": STATE_VERSION}
     emit(task.get("run_dir"), "prepare", scenario=task.get("scenario"), project=task.get("project"),
          model=task.get("model"), approve_edits=task.get("approve_edits"))
     return {"task": task}

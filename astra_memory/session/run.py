@@ -5,11 +5,13 @@ This is the library API the CLI and the demo are thin layers over; scripts can c
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ from astra_memory.redact import scrub_data
 from astra_memory.rules.approval import REQUEST_KINDS
 from astra_memory.session.preflight import check_session
 from astra_memory.settings import Settings
-from astra_memory.state import Task
+from astra_memory.state import STATE_VERSION, Task
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.namespaces import namespace_for
@@ -45,27 +47,47 @@ class UnknownThreadError(AstraError):
     """No checkpoint and no registration exists for the thread id."""
 
 
+class SessionError(AstraError):
+    """A node raised an unexpected exception (a bug of ours, not the model's bad input; tools/guard.py):
+    the session ended with status ``error`` at its last checkpoint, the pending step kept, so that
+    ``resume`` retries it once the cause is removed."""
+
+    status = "error"
+
+    def __init__(self, message: str, *, thread_id: str, node: str | None) -> None:
+        super().__init__(message)
+        self.thread_id, self.node = thread_id, node
+
+
+class CancelledThreadError(AstraError):
+    """The thread was cancelled on purpose; ``resume`` refuses it unless asked to uncancel it."""
+
+
 class EarlierVersionThreadError(AstraError):
     """The thread's checkpoint was written by an earlier version whose state this one reads otherwise."""
 
 
 # State fields an earlier version wrote that this one names otherwise (0.1: ``confirmed_outcome``, set
-# by a passing workspace run, is now ``passed_outcome``). A thread stopped while one of them held a
-# value would resume with the gate reading the new name and finding nothing: it is refused instead.
+# by a passing workspace run, is now ``passed_outcome``): named in the refusal when present.
 RETIRED_FIELDS = {"confirmed_outcome": "passed_outcome"}
 
 
 def refuse_earlier_version(agent: Agent, thread_id: str) -> None:
-    """Raise ``EarlierVersionThreadError`` when the thread's last checkpoint holds a retired field."""
+    """Raise ``EarlierVersionThreadError`` when the thread's last checkpoint was started by code of
+    another ``STATE_VERSION`` (0.1 stamped none): the gates would read its state otherwise (a renamed
+    field, a script with no diagnosis step), so it is refused in one line instead of run half right."""
     checkpointer = agent.graph.checkpointer
     saved = checkpointer.get_tuple(agent.config(thread_id)) if checkpointer else None
     values = saved.checkpoint.get("channel_values", {}) if saved else {}
-    retired = [old for old in RETIRED_FIELDS if values.get(old) is not None]
-    if retired:
-        old = retired[0]
-        raise EarlierVersionThreadError(
-            f"thread {thread_id!r} was stopped by an earlier version of astra-memory (its state has {old!r}, "
-            f"now {RETIRED_FIELDS[old]!r}) and cannot be resumed safely: run the task again under a new thread id")
+    task = values.get("task") or {}
+    if not task or task.get("state_version") == STATE_VERSION:
+        return
+    retired = [f"its state has {old!r}, now {new!r}" for old, new in RETIRED_FIELDS.items()
+               if values.get(old) is not None]
+    why = retired[0] if retired else f"state version {task.get('state_version', 1)}, this one reads {STATE_VERSION}"
+    raise EarlierVersionThreadError(
+        f"thread {thread_id!r} was started by an earlier version of astra-memory ({why}) and cannot be "
+        "resumed safely: run the task again under a new thread id")
 
 
 @dataclass
@@ -200,6 +222,80 @@ def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
         return agent.graph.get_state(agent.config(thread_id)).values
     except storage_errors() as exc:  # a full disk, a read-only file, a damaged page met mid-run
         raise explain(exc, file_of(exc, agent.settings.home), thread_id=thread_id, action="write") from None
+    except AstraError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the abort rule: a bug of ours ends the session `error`
+        raise session_error(agent, thread_id, exc) from exc
+
+
+def failed_node(agent: Agent, thread_id: str) -> str | None:
+    """The node whose exception stopped the thread at its last checkpoint (LangGraph keeps the
+    error with the pending task), or None."""
+    snapshot = agent.graph.get_state(agent.config(thread_id))
+    return next((t.name for t in getattr(snapshot, "tasks", ()) or () if getattr(t, "error", None)), None)
+
+
+def session_error(agent: Agent, thread_id: str, exc: BaseException) -> SessionError:
+    """The unexpected exception in one line (no traceback), with where and how to go on."""
+    try:
+        node = failed_node(agent, thread_id)
+    except Exception:  # noqa: BLE001 - the report must not fail on a second fault
+        node = None
+    what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    where = f" in {node}" if node else ""
+    return SessionError(f"session {thread_id} stopped with status error{where} ({what}); its pending step is "
+                        f"kept: remove the cause, then `astra-memory resume {thread_id}` retries it",
+                        thread_id=thread_id, node=node)
+
+
+# -- cancelled sessions: a mark beside the session's run folder (one machine runs a session's workspace)
+CANCEL_MARK = "cancelled.json"
+
+
+def cancel_mark(settings: Settings, thread_id: str) -> Path:
+    return settings.run_dir(thread_id) / CANCEL_MARK
+
+
+def cancellation(settings: Settings, thread_id: str) -> dict[str, Any] | None:
+    """When and how the thread was cancelled, or None."""
+    try:
+        return json.loads(cancel_mark(settings, thread_id).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return {"at": "?", "how": "unreadable mark"}
+
+
+def mark_cancelled(settings: Settings, thread_id: str, how: str) -> dict[str, Any]:
+    """Write the mark (the caller holds the thread's lease, or its runner just stopped)."""
+    mark = {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "how": how}
+    path = cancel_mark(settings, thread_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(mark), encoding="utf-8")
+    return mark
+
+
+def cancel_session(agent: Agent, thread_id: str, how: str = "astra-memory cancel") -> dict[str, Any]:
+    """Mark a thread cancelled (``astra-memory cancel ID``). Refused for an unknown thread, a finished
+    one, and one another process is running (its lease)."""
+    with claimed(agent, thread_id):
+        _task_of(agent, thread_id)  # UnknownThreadError
+        snapshot = thread_state(agent, thread_id)
+        if snapshot is not None and not snapshot.next:
+            raise AstraError(f"thread {thread_id} already finished ({snapshot.values.get('status')}); "
+                             "nothing to cancel")
+        return mark_cancelled(agent.settings, thread_id, how)
+
+
+def refuse_cancelled(agent: Agent, thread_id: str, *, uncancel: bool) -> None:
+    mark = cancellation(agent.settings, thread_id)
+    if mark is None:
+        return
+    if not uncancel:
+        raise CancelledThreadError(
+            f"thread {thread_id} was cancelled ({mark.get('how')}, {mark.get('at')}); "
+            f"`astra-memory resume {thread_id} --uncancel` continues it anyway")
+    cancel_mark(agent.settings, thread_id).unlink(missing_ok=True)
 
 
 def _guarded(agent: Agent, context: Context, task: Task) -> Context:
@@ -264,20 +360,23 @@ def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | Non
 
 
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
-                   on_update: OnUpdate | None = None,
-                   on_approval: OnApproval | None = None) -> tuple[dict[str, Any], bool]:
+                   on_update: OnUpdate | None = None, on_approval: OnApproval | None = None,
+                   uncancel: bool = False) -> tuple[dict[str, Any], bool]:
     """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
 
     Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A
     thread `run` accepted but that was killed before its first checkpoint starts from the
     beginning with the task it registered. The thread's lease is held while it runs. A thread
     waiting at an approval asks ``on_approval`` again (nothing was applied while it waited).
+    A cancelled thread raises ``CancelledThreadError`` unless ``uncancel`` (which removes the mark).
+    A thread that stopped with status ``error`` re-runs the step that failed.
     """
     with claimed(agent, thread_id):
         snapshot = thread_state(agent, thread_id)
         task = _task_of(agent, thread_id)
         if snapshot is not None and not snapshot.next:
             return snapshot.values, False
+        refuse_cancelled(agent, thread_id, uncancel=uncancel)
         refuse_earlier_version(agent, thread_id)
         context = _guarded(agent, context or resumed_context(agent, thread_id), task)
         payload = None if snapshot is not None else {"task": task}
@@ -295,8 +394,11 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
         task = values.get("task") or {}
         rows.append({
             "thread_id": tid,
-            "status": values.get("status") or ("waiting_for_approval" if pending_approval(agent, tid)
-                                               else "interrupted" if snapshot.next else "unknown"),
+            "status": values.get("status") or (
+                "cancelled" if cancellation(agent.settings, tid) is not None
+                else "error" if any(getattr(t, "error", None) for t in snapshot.tasks or ())
+                else "waiting_for_approval" if pending_approval(agent, tid)
+                else "interrupted" if snapshot.next else "unknown"),
             "last_node": values.get("last_node"),
             "next": list(snapshot.next),
             "scenario": task.get("scenario"),
