@@ -54,7 +54,7 @@ def test_memory_commands_round_trip(tmp_path):
     export = tmp_path / "out.jsonl"
     assert run_cli("memory", "export", str(export)).returncode == 0
     assert run_cli("memory", "delete", memory_id).returncode == 0
-    assert run_cli("memory", "show", memory_id).returncode == 1
+    assert run_cli("memory", "show", memory_id).returncode == 2  # unknown input: a usage exit
     assert run_cli("memory", "import", str(export)).returncode == 0
     assert json.loads(run_cli("memory", "show", memory_id, "--json").stdout)["memory_id"] == memory_id
     bad = tmp_path / "bad.jsonl"

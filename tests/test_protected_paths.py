@@ -214,3 +214,26 @@ def test_replay_is_refused_a_stored_diff_that_edits_tests(agent, settings, tmp_p
     assert attempt["memory_id"] == stored.memory_id
     assert attempt["result"].startswith("does not apply") and "test folder (test/)" in attempt["result"]
     assert (second / test_file).read_text() == text and not final.get("edits")
+
+
+def test_the_cli_protect_option_reaches_the_task_and_refuses_a_path_outside(tmp_path):
+    """`run --workspace ... --protect PATH`: the path is protected for the whole session (the
+    checkpointed task holds it); one outside the workspace is refused before anything runs."""
+    import json
+
+    from tests.conftest import cli_env, run_cli
+
+    root = project(tmp_path, "tests_beside_code")
+    command = "python -m pytest -q -p no:cacheprovider"
+    outside = run_cli("run", "--workspace", str(root), "--test-command", command, "--protect", "../elsewhere",
+                      "--no-approve-edits", "--json", env=cli_env())
+    assert outside.returncode == 2 and "elsewhere" in outside.stderr and "Traceback" not in outside.stderr
+    ran = run_cli("run", "--workspace", str(root), "--test-command", command, "--protect", "app/calc.py",
+                  "--thread-id", "protect-cli", "--no-approve-edits", "--json", env=cli_env())
+    assert ran.returncode in (0, 1, 2), ran.stderr[-2000:]
+    assert json.loads(ran.stdout)["thread_id"] == "protect-cli"
+    from astra_memory.session.run import open_reader, thread_state
+
+    with open_reader() as agent:
+        task = thread_state(agent, "protect-cli").values["task"]
+    assert "app/calc.py" in task["protected"]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.table import Table
 
 from astra_memory.bench.cli import (
     bench_app,  # light: heavy imports happen when a bench runs
@@ -25,13 +26,15 @@ from astra_memory.cli.common import (
     _settings,
     console,
     err,
+    lit,
+    print_records,
 )
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
 from astra_memory.cli.prices import prices
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
-from astra_memory.settings import Settings
+from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
 
 app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed.", no_args_is_help=True,
@@ -45,10 +48,17 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
         "--database-url", metavar="URL", help="One PostgreSQL database for checkpoints, memory and cost ledger "
         "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
     ctx.obj = Given(database_url=database_url or None)  # the commands read it with _settings(ctx)
+    try:
+        load_dotenv()  # .env in the working folder, below the environment (settings.py: the precedence)
+    except AstraError as exc:
+        _fail(str(exc))
 
 
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
+# `run --help` panels (the shared options' panels are in context.py): each fits 80 columns.
+WORKSPACE = "Workspace"
+OutputJsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.", rich_help_panel="Output")]
 # Ended on something the user must change (the test environment, a model to configure): a usage exit.
 USAGE_STATUSES = ("cannot_run", "needs_model")
 
@@ -67,10 +77,14 @@ def _progress(quiet: bool):
         elif node == "memory_search" and update.get("memory"):
             hits = update["memory"]["hits"]
             detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+        elif node == "diagnosis_search" and update.get("diagnosis"):
+            found = update["diagnosis"]["hits"]
+            detail = f"{len(found)} hit(s) for the diagnosis" + (
+                f", best {found[0]['score']:.4f} from {found[0]['session_id']}" if found else "")
         elif node == "replay" and update.get("replay"):
             info = update["replay"]
             detail = (f"replayed {info['replayed']}" if info.get("replayed") else info.get("skipped")
-                      or "; ".join(f"{a['memory_id'][:8]} {a['result'][:60]}" for a in info["tried"]))
+                      or "; ".join(f"{a['memory_id']} {a['result']}" for a in info["tried"]))  # whole, never cut
         elif node == "investigate" and update.get("messages"):
             calls = update["messages"][-1].tool_calls
             detail = ", ".join(c["name"] for c in calls) or "no tool call"
@@ -86,7 +100,7 @@ def _progress(quiet: bool):
                       else f"fresh copy failed: {result.get('reason') or result.get('outcome')}")
         elif node in ("store", "report"):
             detail = update.get("stored_memory_id") or update.get("status") or ""
-        err.print(f"  [dim]·[/dim] {node:<13} {detail}")
+        err.print(f"  [dim]·[/dim] {node:<13} {lit(detail)}", highlight=False)  # paths, test output: literal
     return on_update
 
 
@@ -115,11 +129,11 @@ def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_
 def _print_summary(summary: dict) -> None:
     style = STATUS_STYLE.get(summary["status"] or "", "white")
     label = " (scripted model)" if summary["model"] == "scripted" else f" (model {summary['model']})"
-    console.print(f"[bold]{summary['thread_id']}[/bold]: [{style}]{summary['status']}[/{style}]{label}"
-                  f" — {summary['reason'] or ''}")
+    console.print(f"[bold]{lit(summary['thread_id'])}[/bold]: [{style}]{lit(summary['status'])}[/{style}]"
+                  f"{lit(label)} — {lit(summary['reason'] or '')}", highlight=False)
     console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
-                  + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""))
+                  + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
     console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
                                    summary["output_tokens"]), highlight=False)
     if summary["diff"]:
@@ -131,17 +145,31 @@ def _print_summary(summary: dict) -> None:
 def run(
     ctx: typer.Context,
     scenario: Annotated[Optional[str], typer.Argument(help="Bundled scenario name (see `scenarios`).")] = None,
-    workspace: Annotated[Optional[Path], typer.Option(help="Your own project, fixed in place.")] = None,
-    test_command: Annotated[Optional[str], typer.Option(help="Test command for --workspace.")] = None,
-    thread_id: Annotated[Optional[str], typer.Option(help="Session id (default: a new one).")] = None,
-    as_json: JsonOpt = False,
+    workspace: Annotated[Optional[Path], typer.Option(help="Your own project, fixed in place.",
+                                                      rich_help_panel=WORKSPACE)] = None,
+    test_command: Annotated[Optional[str], typer.Option(help="Test command for --workspace.",
+                                                        rich_help_panel=WORKSPACE)] = None,
+    thread_id: Annotated[Optional[str], typer.Option(help="Session id (default: a new one).",
+                                                     rich_help_panel=WORKSPACE)] = None,
+    protect: Annotated[Optional[list[str]], typer.Option(
+        "--protect", metavar="PATH", help="A workspace path the agent may not edit, besides the tests it "
+        "finds itself (repeat for more).", rich_help_panel=WORKSPACE)] = None,
+    as_json: OutputJsonOpt = False,
     given: dict[str, Any] | None = None,
 ) -> None:
     """Run one session: on a fresh copy of a bundled scenario, or on your project in place."""
+    from astra_memory.scenarios import check_scenario_name
+
+    if scenario is not None and workspace is None:
+        try:  # before anything heavy is imported or loaded: a typo is answered at once, with the closest names
+            check_scenario_name(scenario)
+        except AstraError as exc:
+            _fail(str(exc))
     from astra_memory.cli.approval import approval_default, ask_on_terminal, interactive
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
     from astra_memory.session.run import (
+        SessionError,
         claimed,
         fresh_run_dir,
         new_thread_id,
@@ -168,17 +196,20 @@ def run(
         with open_agent(settings) as agent, claimed(agent, tid):
             fresh_run_dir(agent, tid)
             if scenario is not None:
-                task = scenario_task(load_scenario(scenario), settings, tid, model=model)
+                task = scenario_task(load_scenario(scenario), settings, tid, model=model, protect=protect or [])
             else:
-                task = workspace_task(workspace, test_command, settings, tid, model=model)
-            err.print(f"[bold]session {tid}[/bold] ({task['project']}, model {model}); data in {settings.home}")
+                task = workspace_task(workspace, test_command, settings, tid, model=model, protect=protect or [])
+            err.print(f"[bold]session {lit(tid)}[/bold] ({lit(task['project'])}, model {lit(model)}); "
+                      f"data in {lit(settings.home)}", highlight=False)
             final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json),
                                   on_approval=ask_on_terminal(err) if context.approve_edits else None)
             waiting = pending_approval(agent, tid)
+    except SessionError as exc:  # a bug of ours stopped it (status error): one line, resumable
+        _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(tid)
+        _interrupted(tid, settings)
     _finish(summarize(final), waiting, as_json)
 
 
@@ -192,21 +223,48 @@ def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) ->
     raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
 
-def _interrupted(thread_id: str) -> None:
-    """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do)."""
+CANCEL_WINDOW_S = 2.0  # after a Ctrl-C on a terminal: a second one within this time cancels the session
+
+
+def _cancel_window() -> float:
+    raw = os.environ.get("ASTRA_CANCEL_WINDOW_S", "").strip()  # tests: a window without a terminal
+    if raw:
+        return float(raw)
+    return CANCEL_WINDOW_S if sys.stdin.isatty() and sys.stderr.isatty() else 0.0
+
+
+def _interrupted(thread_id: str, settings: Settings) -> None:
+    """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do).
+    On a terminal a second Ctrl-C within ``CANCEL_WINDOW_S`` cancels it (`resume` then refuses it
+    unless given --uncancel)."""
     err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with "
               f"`astra-memory resume {thread_id}`", markup=False, highlight=False)
+    window = _cancel_window()
+    if window > 0:
+        try:  # the prompt inside: a Ctrl-C right after it still cancels
+            err.print(f"press Ctrl-C again within {window:g}s to cancel it", markup=False, highlight=False)
+            time.sleep(window)
+        except KeyboardInterrupt:
+            from astra_memory.session.run import mark_cancelled
+
+            mark_cancelled(settings, thread_id, "Ctrl-C twice")
+            err.print(f"cancelled: session {thread_id}; `astra-memory resume {thread_id} --uncancel` continues it",
+                      markup=False, highlight=False)
     raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @app.command()
 @session_options
-def resume(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
+def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
+           uncancel: Annotated[bool, typer.Option(
+               "--uncancel", help="Continue a session that was cancelled (`astra-memory cancel`, Ctrl-C twice).")] = False,
+           given: dict[str, Any] | None = None) -> None:
     """Continue an interrupted session from its last checkpoint, under the knobs it started with
     (options given again win)."""
     from astra_memory.cli.approval import ask_on_terminal
     from astra_memory.nodes.report import summarize
     from astra_memory.session.run import (
+        SessionError,
         open_agent,
         pending_approval,
         resume_session,
@@ -222,16 +280,33 @@ def resume(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False, given: 
             if snapshot is None or snapshot.next:  # None: registered by `run`, killed before its first checkpoint
                 _preflight(context.model, context)  # the key probe asks the session's server
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
-                                        on_approval=ask_on_terminal(err))
+                                        on_approval=ask_on_terminal(err), uncancel=uncancel)
             waiting = pending_approval(agent, thread_id)
+    except SessionError as exc:  # a bug of ours stopped it again (status error): one line, resumable
+        _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(thread_id)
+        _interrupted(thread_id, _settings(ctx))
     summary = summarize(final)
     if not ran:
-        err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume")
+        err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
     _finish(summary, waiting, as_json, resumed=ran)
+
+
+@app.command()
+def cancel(ctx: typer.Context, thread_id: str) -> None:
+    """Stop a session on purpose: it is listed `cancelled`, and `resume` refuses it unless given --uncancel."""
+    from astra_memory.session.run import cancel_session, open_agent
+
+    try:
+        check_thread_id(thread_id)
+        with open_agent(_settings(ctx)) as agent:
+            cancel_session(agent, thread_id)
+    except AstraError as exc:
+        _fail(str(exc))
+    err.print(f"session {thread_id} cancelled; `astra-memory resume {thread_id} --uncancel` continues it",
+              markup=False, highlight=False)
 
 
 @app.command()
@@ -246,11 +321,11 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         _fail(str(exc))
     if as_json:
         return _print_json(rows)
-    table = Table("thread", "status", "last node", "next", "project", "updated")
-    for r in rows:
-        table.add_row(r["thread_id"], r["status"], r["last_node"] or "", ",".join(r["next"]),
-                      r["project"] or "", str(r["updated"] or "")[:19])
-    console.print(table if rows else "no sessions yet")
+    if not rows:
+        return console.print("no sessions yet")
+    print_records(["thread", "status", "last node", "next", "project", "updated"],
+                  [[r["thread_id"], r["status"] or "", r["last_node"] or "", ",".join(r["next"]), r["project"] or "",
+                    str(r["updated"] or "")[:19]] for r in rows], whole=(0, 5))
 
 
 @app.command()
@@ -269,7 +344,7 @@ def graph(
         changed = update_readme(readme)
     except (OSError, ValueError) as exc:
         _fail(str(exc))
-    err.print(f"{readme}: graph block {'updated' if changed else 'already current'}")
+    err.print(f"{readme}: graph block {'updated' if changed else 'already current'}", markup=False)
 
 
 @app.command()
@@ -281,21 +356,18 @@ def scenarios(as_json: JsonOpt = False) -> None:
     if as_json:
         return _print_json([{"name": s.name, "family": s.family, "project": s.project, "title": s.title}
                             for s in items])
-    table = Table("name", "family", "project", "title")
-    for s in items:
-        table.add_row(s.name, s.family, s.project, s.title)
-    console.print(table)
+    print_records(["name", "family", "project", "title"], [[s.name, s.family, s.project, s.title] for s in items])
 
 
 @app.command()
 @session_options
-def demo(ctx: typer.Context, as_json: JsonOpt = False, given: dict[str, Any] | None = None) -> None:
+def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, Any] | None = None) -> None:
     """The memory demo: alpha stores a fix, beta finds it before editing anything, alpha again is replayed."""
     from contextlib import nullcontext
 
     from astra_memory.backends.open import open_cost_ledger
     from astra_memory.models.live import is_live
-    from astra_memory.session.demo import run_demo
+    from astra_memory.session.demo import demo_memory_note, run_demo
 
     settings = _settings(ctx)
     if (given or {}).get("approve_edits"):
@@ -306,7 +378,7 @@ def demo(ctx: typer.Context, as_json: JsonOpt = False, given: dict[str, Any] | N
 
     def on_session(name: str, info: dict) -> None:
         if not as_json:
-            err.print(f"[bold]session {name}[/bold] (thread {info['thread_id']})")
+            err.print(f"[bold]session {lit(name)}[/bold] (thread {lit(info['thread_id'])})", highlight=False)
 
     try:
         _preflight(model, context)
@@ -323,18 +395,21 @@ def demo(ctx: typer.Context, as_json: JsonOpt = False, given: dict[str, Any] | N
     if as_json:
         _print_json(evidence)
     else:
-        table = Table("session", "thread", "status", "memory hits before first edit", "model requests",
-                      "tool calls", "cost USD", "stored memory", "original tests",
-                      title=f"Evidence (model: {evidence['model']})")
+        rows = []
         for s in evidence["sessions"]:
             hits = "; ".join(f"{h['score']:.4f} from {h['session_id']}" for h in s["memory_hits_before_first_edit"])
-            table.add_row(s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
-                          str(s["tool_calls"]), f"{s['cost_usd']:.4f}", (s["stored_memory_id"] or "")[:8]
-                          + (" (replayed)" if s.get("replayed_memory_id") else ""),
-                          ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"])
-        console.print(table)
+            rows.append([s["scenario"], s["thread_id"], s["status"], hits or "none", str(s["model_requests"]),
+                         str(s["tool_calls"]), f"{s['cost_usd']:.4f}", (s["stored_memory_id"] or "")
+                         + (" (replayed)" if s.get("replayed_memory_id") else ""),
+                         ("passed: " if s["original_tests_passed"] else "FAILED: ") + s["original_tests_outcome"]])
+        # Wide: one table; below 100 columns (or into a file): one block per session, nothing cut.
+        print_records(["session", "thread", "status", "memory hits before first edit", "model requests",
+                       "tool calls", "cost USD", "stored memory", "original tests"], rows,
+                      title=f"Evidence (model: {evidence['model']})", whole=(0, 1, 2, 4, 5, 6, 7))
         console.print(cost_line(evidence["model"], evidence["cost_usd"]) + f" for all {len(evidence['sessions'])} sessions", highlight=False)
-        console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)")
+        console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)",
+                      markup=False, highlight=False)
+        console.print(demo_memory_note(evidence["data_dir"]), markup=False, highlight=False)
     ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
 
@@ -374,23 +449,23 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
         if requests is not None:
             data["requests"] = requests
         return _print_json(data)
-    table = Table("session", "model", "requests", "open", "failed", "input tokens", "output tokens", "spent USD",
-                  "limit USD", title=f"Cost ledger {path}")
-    for u in sessions:
-        table.add_row(u["thread_id"], u["model"] or "", str(u["requests"]), str(u["open_reservations"]),
-                      str(u["failed"]), str(u["input_tokens"]), str(u["output_tokens"]), f"{u['spent_usd']:.6f}",
-                      "" if u["limit_usd"] is None else f"{u['limit_usd']:.4f}")
-    table.add_row("[bold]total[/bold]", "", str(total["requests"]), str(total["open_reservations"]),
-                  str(total["failed"]), str(total["input_tokens"]), str(total["output_tokens"]),
-                  f"[bold]{total['spent_usd']:.6f}[/bold]", f"{limit:.4f}")
-    console.print(table if sessions else f"no live model requests yet (ledger {path})")
+    if not sessions:
+        console.print(f"no live model requests yet (ledger {path})", markup=False, highlight=False)
+    else:
+        rows = [[u["thread_id"], u["model"] or "", str(u["requests"]), str(u["open_reservations"]), str(u["failed"]),
+                 str(u["input_tokens"]), str(u["output_tokens"]), f"{u['spent_usd']:.6f}",
+                 "" if u["limit_usd"] is None else f"{u['limit_usd']:.4f}"] for u in sessions]
+        rows.append(["total", "", str(total["requests"]), str(total["open_reservations"]), str(total["failed"]),
+                     str(total["input_tokens"]), str(total["output_tokens"]), f"{total['spent_usd']:.6f}",
+                     f"{limit:.4f}"])
+        print_records(["session", "model", "requests", "open", "failed", "input tokens", "output tokens",
+                       "spent USD", "limit USD"], rows, title=f"Cost ledger {path}", whole=(0, 2, 3, 4, 5, 6, 7, 8))
     if requests:
-        rows = Table("request", "state", "reserved USD", "cost USD", "input", "output", "reserved at", "note")
-        for r in requests:
-            rows.add_row(r["request_id"], r["state"], f"{r['reserved_usd']:.6f}",
-                         "" if r["cost_usd"] is None else f"{r['cost_usd']:.6f}", str(r["input_tokens"]),
-                         str(r["output_tokens"]), r["reserved_at"][:19], r["note"] or "")
-        console.print(rows)
+        print_records(["request", "state", "reserved USD", "cost USD", "input", "output", "reserved at", "note"],
+                      [[r["request_id"], r["state"], f"{r['reserved_usd']:.6f}",
+                        "" if r["cost_usd"] is None else f"{r['cost_usd']:.6f}", str(r["input_tokens"]),
+                        str(r["output_tokens"]), r["reserved_at"][:19], r["note"] or ""] for r in requests],
+                      whole=(0, 2, 3, 4, 5, 6))
 
 
 # -- memory commands ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from astra_memory.rules.approval import REPLAY_REQUEST
 from astra_memory.session.run import StopAsking
@@ -43,9 +44,9 @@ def ask_on_terminal(err: Console):
         replay = request.get("kind") == REPLAY_REQUEST  # a stored diff: applied as it is, or not at all
         what = (f"replay the confirmed fix {request['memory_id']} from memory on {request['path']}"
                 if replay else f"edit {request['path']}")
-        err.print(f"\n[bold]approval needed[/bold]: the agent wants to {what}", highlight=False)
-        if request.get("error"):
-            err.print(f"[red]{request['error']}[/red]", highlight=False)
+        err.print(f"\n[bold]approval needed[/bold]: the agent wants to {escape(what)}", highlight=False)
+        if request.get("error"):  # a path, test output: printed as it is, never as markup
+            err.print(f"[red]{escape(str(request['error']))}[/red]", highlight=False)
         err.print(request.get("diff") or "", markup=False, highlight=False)
         while True:
             choice = read_line("apply this replay? [a]pprove / [r]eject: " if replay
@@ -53,7 +54,9 @@ def ask_on_terminal(err: Console):
             if choice in ("a", "approve", "y", "yes"):
                 return "approve"
             if choice in ("r", "reject", "n", "no"):
-                return {"action": "reject", "reason": read_line("reason (shown to the model): ")}
+                # A replay is no model's proposal (there may be no model at all): its reason goes to the report.
+                return {"action": "reject", "reason": read_line(
+                    "reason (optional; kept in the session's report): " if replay else "reason (shown to the model): ")}
             if choice in ("e", "edit") and not replay:
                 edited = click.edit(request["new_text"]) if sys.stdin.isatty() else None
                 if edited is None:

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from astra_memory.settings import Settings
 
@@ -53,6 +55,39 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
     err.print("[red]error:[/red] ", end="")
     err.print(message, markup=False, highlight=False)  # messages may hold [brackets]: not markup
     raise typer.Exit(code)
+
+
+def lit(value: Any) -> str:
+    """Project text, stored text, paths, diffs or test output inside a markup string: printed as it
+    is (``[bold]``, ``[/]``, ``t[value % 10]``, backslashes), never read as rich markup."""
+    return escape(str(value))
+
+
+# Below this width a listing is printed one record per block (``key: value`` lines), not as a table
+# squeezed until its cells end in "...": ids, names and numbers are always printed whole.
+WIDE = 100
+
+
+def print_records(headers: list[str], rows: list[list[str]], *, title: str | None = None,
+                  whole: tuple[int, ...] = (0,), target: Console | None = None) -> None:
+    """Rows of plain text (never markup) as a table on a wide console, else one block per row: the
+    first column on its own line, then ``header: value`` lines. Columns in ``whole`` (ids, names,
+    numbers) are never wrapped; other cells wrap (fold), none is cut."""
+    out = target or console
+    if out.width >= WIDE:
+        table = Table(title=title)
+        for index, header in enumerate(headers):
+            table.add_column(header, no_wrap=index in whole, overflow="fold")
+        for row in rows:
+            table.add_row(*(lit(cell) for cell in row))
+        out.print(table)
+        return
+    if title:
+        out.print(f"[bold]{lit(title)}[/bold]", highlight=False)
+    for row in rows:
+        out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
+        for header, cell in zip(headers[1:], row[1:]):
+            out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
 
 def _print_json(data: Any) -> None:

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.table import Table
 
 from astra_memory.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_USAGE,
     JsonOpt,
     _child_env,
     _fail,
@@ -28,6 +28,8 @@ from astra_memory.cli.common import (
     _print_json,
     _settings,
     console,
+    lit,
+    print_records,
 )
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
@@ -49,7 +51,19 @@ def _namespace(ctx: typer.Context) -> str | None:
 
 def _record_row(record) -> list[str]:
     return [record.memory_id, record.project, record.error_type, ", ".join(record.file_paths),
-            record.fix_description[:70], record.timestamp.isoformat()[:19]]
+            record.fix_description, record.timestamp.isoformat()[:19]]
+
+
+def _with_ids(text: str, hits) -> str:
+    """format_hits' text with each match's memory id on its header line (``[match N] score=...``),
+    so the id `memory show` needs is printed without --json. Stored text sits in quoted one-line
+    strings after a label, so a line starting ``[match N] `` is always the header."""
+    lines, number = text.split("\n"), 0
+    for index, line in enumerate(lines):
+        if number < len(hits) and line.startswith(f"[match {number + 1}] "):
+            lines[index] = f"{line} memory_id={hits[number].record.memory_id}"
+            number += 1
+    return "\n".join(lines)
 
 
 @memory_app.command("search")
@@ -68,7 +82,9 @@ def memory_search(ctx: typer.Context, query: str,
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project=project)
     except AstraError as exc:
         _fail(str(exc))
-    _print_json([h.to_dict() for h in hits]) if as_json else console.print(format_hits(hits), markup=False)
+    if as_json:
+        return _print_json([h.to_dict() for h in hits])
+    console.print(_with_ids(format_hits(hits), hits), markup=False, highlight=False)
 
 
 @memory_app.command("list")
@@ -85,11 +101,12 @@ def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
         _fail(str(exc))
     if as_json:
         return _print_json([r.model_dump(mode="json") for r in records])
-    table = Table("memory id", "project", "error type", "files", "fix", "confirmed", "times", "status")
-    for r in records:
-        status = r.status if r.status == "active" else f"{r.status}: {r.status_reason}"
-        table.add_row(*_record_row(r), str(r.times_confirmed), status)
-    console.print(table if records else "memory is empty")
+    if not records:
+        return console.print("memory is empty")
+    print_records(["memory id", "project", "error type", "files", "fix", "confirmed", "times", "status"],
+                  [[*_record_row(r), str(r.times_confirmed),
+                    r.status if r.status == "active" else f"{r.status}: {r.status_reason}"] for r in records],
+                  whole=(0, 5, 6))
 
 
 @memory_app.command("invalidate")
@@ -108,8 +125,10 @@ def memory_invalidate(ctx: typer.Context, memory_id: str,
     except AstraError as exc:
         _fail(str(exc))
     if record is None:
-        _fail(f"no record {memory_id!r}", EXIT_FAILED)
-    _print_json(record.model_dump(mode="json")) if as_json else console.print(f"invalidated {memory_id}: {reason.strip()}")
+        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
+    if as_json:
+        return _print_json(record.model_dump(mode="json"))
+    console.print(f"invalidated {record.memory_id}: {reason.strip()}", markup=False, highlight=False)
 
 
 @memory_app.command("show")
@@ -123,17 +142,15 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
     except AstraError as exc:
         _fail(str(exc))
     if record is None:
-        _fail(f"no record {memory_id!r}", EXIT_FAILED)
+        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
     for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():
-        console.print(f"[bold]{key}[/bold]: {value}", highlight=False)
-    table = Table("confirmed at", "kind", "session / thread", "model", "outcome",
-                  title=f"confirmations ({record.times_confirmed})")
-    for c in record.confirmations:
-        table.add_row(c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
-                      else f"{c.session_id} / {c.thread_id}", c.model, c.outcome)
-    console.print(table)
+        console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup
+    print_records(["confirmed at", "kind", "session / thread", "model", "outcome"],
+                  [[c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
+                    else f"{c.session_id} / {c.thread_id}", c.model, c.outcome] for c in record.confirmations],
+                  title=f"confirmations ({record.times_confirmed})", whole=(0, 2))
 
 
 @memory_app.command("delete")
@@ -147,8 +164,8 @@ def memory_delete(ctx: typer.Context, memory_id: str) -> None:
     except AstraError as exc:
         _fail(str(exc))
     if not deleted:
-        _fail(f"no record {memory_id!r}", EXIT_FAILED)
-    console.print(f"deleted {memory_id}")
+        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
+    console.print(f"deleted {memory_id}", markup=False, highlight=False)
 
 
 @memory_app.command("export")
@@ -166,7 +183,7 @@ def memory_export(ctx: typer.Context, path: Path) -> None:
                 count += 1
     except AstraError as exc:
         _fail(str(exc))
-    console.print(f"exported {count} record(s) to {path}")
+    console.print(f"exported {count} record(s) to {path}", markup=False, highlight=False)
 
 
 @memory_app.command("import")
@@ -182,7 +199,9 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
             count = import_jsonl(memory, path)
     except AstraError as exc:
         _fail(str(exc))
-    _print_json({"imported": count}) if as_json else console.print(f"imported {count} record(s) from {path}")
+    if as_json:
+        return _print_json({"imported": count})
+    console.print(f"imported {count} record(s) from {path}", markup=False, highlight=False)
 
 
 @memory_app.command("smoke")
@@ -269,6 +288,7 @@ def memory_migrate(
     if report is not None:
         console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
                       f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
-                      f"destination {report.destination_before} -> {report.destination_after} record(s)")
+                      f"destination {report.destination_before} -> {report.destination_after} record(s)",
+                      markup=False, highlight=False)
     console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
                   f"{upgrade.merged} duplicate(s) merged into their fix's confirmations")

@@ -14,6 +14,7 @@ that run.
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,6 +55,16 @@ def first_action_after_memory(events: list[dict[str, Any]]) -> bool:
         if event["event"] in ("tool", "edit", "edit_refused") and not seen_memory:
             return False
     return seen_memory
+
+
+def demo_memory_note(data_dir: str | Path) -> str:
+    """Where the demo's memory is and how to use it: the demo never writes your own memory, so a
+    later ``run alpha`` finds nothing unless it is pointed at the demo's data or its fixes are imported."""
+    home = shlex.quote(str(data_dir))
+    return (f"the demo kept its own memory in {data_dir} (your sessions' memory is untouched). To use it: "
+            f"ASTRA_HOME={home} astra-memory run alpha; or copy its fixes into yours: "
+            f"ASTRA_HOME={home} astra-memory memory export demo-fixes.jsonl && "
+            "astra-memory memory import demo-fixes.jsonl")
 
 
 def run_demo(settings: Settings, *, model: str = "scripted", context: Context | None = None,

@@ -1,0 +1,125 @@
+"""Issue 22: the CLI prints stored and project text literally, and its messages say what will work."""
+
+from __future__ import annotations
+
+import io
+import shlex
+import uuid
+
+import pytest
+from rich.console import Console
+
+from astra_memory.context import Context
+from astra_memory.errors import ConfigurationError, ScenarioError
+from tests.conftest import cli_env, run_cli
+
+# Rich markup, a markup look-alike in code, closing tags and backslashes: all must print as they are.
+TRICKY = ('return f"{value}{t[value % 10]}"', "[bold]not bold[/bold]", "a [/b] stray close", "[/]",
+          "C:\\temp\\[x]\\", "trailing backslash \\")
+
+
+def _store_tricky_record() -> str:
+    from astra_memory.backends.memory_only import open_memory
+    from astra_memory.stores.record import utc_now, validate_record
+
+    now = utc_now()
+    record = validate_record({
+        "memory_id": str(uuid.uuid4()), "symptom": "IndexError [/b] in " + TRICKY[0],
+        "error_type": "IndexError", "file_paths": ["app/[x]/ordinal.py"],
+        "fix_description": " | ".join(TRICKY), "outcome": "pytest passed [/] [bold]", "timestamp": now,
+        "updated_at": now, "session_id": "s-1", "thread_id": "s-1", "project": "ordinals[/b]", "model": "none",
+    })
+    with open_memory() as memory:
+        memory.put_record(record)
+    return record.memory_id
+
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_stored_text_is_printed_literally(columns):
+    memory_id = _store_tricky_record()
+    env = cli_env(COLUMNS=columns)
+    shown = run_cli("memory", "show", memory_id, env=env)
+    assert shown.returncode == 0, shown.stderr
+    listed = run_cli("memory", "list", env=env)
+    assert listed.returncode == 0, listed.stderr
+    found = run_cli("memory", "search", "IndexError ordinal", env=cli_env(COLUMNS=columns, ASTRA_MIN_SCORE="-1"))
+    assert found.returncode == 0, found.stderr
+    for text in TRICKY:
+        assert text in shown.stdout.replace("\n", "") or text in shown.stdout
+    flat = listed.stdout.replace("\n", "") if columns == "80" else listed.stdout
+    assert "ordinals[/b]" in listed.stdout and memory_id in listed.stdout
+    if columns == "80":  # one block per record: every cell on its own line, whole
+        for text in TRICKY:
+            assert text in flat
+    assert f"memory_id={memory_id}" in found.stdout  # the id `memory show` needs, without --json
+
+
+def test_progress_line_is_whole_and_literal(monkeypatch):
+    from astra_memory.cli import app as cli_app
+
+    out = io.StringIO()
+    monkeypatch.setattr(cli_app, "err", Console(file=out, width=80, soft_wrap=True))
+    result = "tests still fail: 2 failed; expected '[bold]x' but the value was shorter than expected by 3"
+    cli_app._progress(False)("replay", {"replay": {"replayed": None, "skipped": None,
+                                                   "tried": [{"memory_id": "18ab11b5-ca25", "result": result}]}})
+    assert result in out.getvalue() and "18ab11b5-ca25" in out.getvalue()
+
+
+def test_unknown_scenario_is_answered_at_once_with_the_closest_names():
+    from astra_memory.scenarios import check_scenario_name
+
+    result = run_cli("run", "alpah")
+    assert result.returncode == 2
+    assert "did you mean alpha" in result.stderr and "address-book-search-casefold" not in result.stderr
+    assert "Traceback" not in result.stderr
+    check_scenario_name("alpha")  # a bundled name passes
+    with pytest.raises(ScenarioError, match="did you mean beta"):
+        check_scenario_name("betta")
+
+
+def test_needs_model_advice_is_a_command_that_is_accepted(monkeypatch):
+    from astra_memory.models.advice import needs_model_advice
+    from astra_memory.models.live import preflight
+
+    advice = needs_model_advice({"workspace": "/src/my proj", "test_command": "python -m pytest -q"})
+    assert "--workspace '/src/my proj' --test-command 'python -m pytest -q'" in advice
+    words = shlex.split(advice.split("OPENAI_API_KEY=... ", 1)[1].split(" (or set")[0])
+    model = words[words.index("--model") + 1]
+    budget = float(words[words.index("--budget") + 1])
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with pytest.raises(ConfigurationError, match="approve-live-cost"):  # what the old advice led to
+        preflight(model, Context(model=model))
+    assert "--approve-live-cost" in words
+    preflight(model, Context(model=model, approve_live_cost=True, session_budget_usd=budget))  # accepted
+    assert "astra-memory run alpha " in needs_model_advice({"scenario": "alpha", "workspace": "/tmp/x"})
+
+
+def test_replay_rejection_does_not_ask_for_a_reason_for_the_model(monkeypatch):
+    from astra_memory.cli.approval import ask_on_terminal
+    from astra_memory.rules.approval import REPLAY_REQUEST
+
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdin", io.StringIO("r\n\n"))
+    answer = ask_on_terminal(Console(file=out, width=80))({
+        "kind": REPLAY_REQUEST, "memory_id": "m-1", "path": "app/[b]x.py", "diff": "-a[/]\n+b", "error": "[/b]"})
+    assert answer == {"action": "reject", "reason": ""}
+    assert "shown to the model" not in out.getvalue() and "optional" in out.getvalue()
+    assert "app/[b]x.py" in out.getvalue() and "[/b]" in out.getvalue() and "-a[/]" in out.getvalue()
+
+
+def test_a_reused_thread_id_says_what_to_do(tmp_path):
+    from astra_memory.scenarios import load_scenario
+
+    scenario = load_scenario("alpha")
+    scenario.copy_to(tmp_path / "workspace")
+    with pytest.raises(ScenarioError) as caught:
+        scenario.copy_to(tmp_path / "workspace")
+    assert "new thread id" in str(caught.value) and "resume" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_demo_says_where_its_memory_is():
+    from astra_memory.session.demo import demo_memory_note
+
+    note = demo_memory_note("/home/u/.astra/demo/2026 run")
+    assert "ASTRA_HOME='/home/u/.astra/demo/2026 run' astra-memory run alpha" in note
+    assert "memory export" in note and "memory import" in note
