@@ -205,3 +205,22 @@ def _diff(before: str, after: str, path: str = SETTINGS) -> str:
     import difflib
 
     return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), f"a/{path}", f"b/{path}"))
+
+
+def test_a_fix_confirmed_by_exit_code_alone_is_never_replayed_unasked():
+    """Item 1 of issue 21: a test command that is not pytest gives exit-code-only evidence, which
+    never replays without a human's approval, even in its own project."""
+    from astra_memory.stores.record import utc_now, validate_record
+    from astra_memory.stores.trust import replay_trust
+
+    def record(outcome: str):
+        now = utc_now()
+        return validate_record({
+            "memory_id": "5f0c7a52-8c1e-5d5a-9a53-2f1d4c7e0b11", "symptom": "AssertionError: second origin",
+            "error_type": "AssertionError", "file_paths": [SETTINGS], "outcome": outcome,
+            "fix_description": "strip each origin", "diff": _diff("a\n", "b\n"), "timestamp": now,
+            "updated_at": now, "session_id": "s1", "thread_id": "s1", "project": "corsgate", "model": "scripted"})
+
+    weak = record("exit code 0 from `make test` (exit code only: not a pytest run, no per-test results)")
+    assert any("exit code alone" in why for why in replay_trust(weak, project="corsgate").needs_approval)
+    assert replay_trust(record("4 of 4 failing tests now pass; 4 passed, 0 failed"), project="corsgate").needs_approval == []

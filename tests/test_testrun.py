@@ -1,6 +1,7 @@
 import sys
 
-from astra_memory.testrun.run import outcome_string, parse_counts, run_tests
+from astra_memory.testrun.results import counts_text
+from astra_memory.testrun.run import parse_counts, run_tests
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 
@@ -14,7 +15,7 @@ def test_passing_run_confirms_the_exact_outcome_string(tmp_path):
     _project(tmp_path, "def test_a():\n    assert 1\n\ndef test_b():\n    assert 2\n")
     run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests")
     assert run.passed and run.exit_code == 0
-    assert run.outcome == "pytest passed with exit code 0 (2 passed)"
+    assert run.outcome == "no failing tests; 2 passed, 0 failed" and run.evidence == "pytest"
 
 
 def test_failing_run_is_parsed_into_a_failure(tmp_path):
@@ -70,4 +71,4 @@ def test_missing_command_is_a_clear_result(tmp_path):
 
 def test_counts_and_outcome_helpers():
     assert parse_counts("=== 1 failed, 3 passed in 0.12s ===") == {"failed": 1, "passed": 3}
-    assert outcome_string("python -m pytest", 0, {"passed": 4}) == "pytest passed with exit code 0 (4 passed)"
+    assert counts_text({"passed": 4}) == "4 passed, 0 failed"

@@ -14,6 +14,12 @@
    subprocess (``TestRun.duration_s`` of every run in ``state['test_runs']``).
 3. **Cold start** of ``astra-memory memory search`` as a whole process (interpreter, imports,
    model load, one search), next to ``astra-memory --help`` (interpreter and CLI imports only).
+4. **Cost of judging a test run** (issue #21): one run of the scenario's tests, its bug fixed, by
+   exit code only (as before), with pytest's per-test results read against observe's, and with
+   the environment held still as well (mounted read-only for the step where that works here, and
+   checked by full manifest); modes interleaved in the same run, median ms per run and the extra
+   over exit code only (median of the same-round differences), plus what recording the
+   environment at observe costs once per session.
 
 Backends: ``BACKENDS`` maps a name to a context manager that yields a set-up ``BaseStore`` for a
 given folder and embeddings (``perf_vectors.sqlite_backend``); ``resolve_backend("postgres")``
@@ -28,6 +34,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,6 +70,16 @@ from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
+from astra_memory.testrun.isolation import read_only_supported
+from astra_memory.testrun.manifest import (
+    GUARD_MANIFEST,
+    GUARD_READ_ONLY,
+    record_environment,
+)
+from astra_memory.testrun.results import Baseline
+from astra_memory.testrun.run import run_tests
+from astra_memory.testrun.run import test_environment as step_environment
+from astra_memory.workspace.files import Workspace
 
 DEFAULT_SIZES = (1_000, 10_000, 100_000)
 COLD_START_QUERY = "AssertionError: second origin rejected after comma"
@@ -316,6 +333,52 @@ def cold_start(repeats: int, *, progress, workdir: Path, query: str, seed_record
     return {"repeats": repeats, "records_in_memory": len(seed_records), "commands": results}
 
 
+# -- 4. what judging a test run costs ----------------------------------------------------------------
+
+def judging_costs(scenario_name: str, repeats: int, *, progress, workdir: Path) -> dict:
+    """Median wall time of one run of the scenario's tests (fixed) in each way of judging it."""
+    scenario = load_scenario(scenario_name)
+    workspace = scenario.copy_to(workdir / f"test-runs-{scenario_name}")
+    command, env = scenario.test_command, scenario.env
+    observed = run_tests(workspace, command, env=env)  # the bug still there: observe's run
+    baseline = Baseline("pytest", observed.tests, observed.results_complete)
+    files = Workspace(workspace, protected=scenario.protected)
+    for step in scenario.solution:
+        if step["tool"] == "apply_edit":
+            files.apply_edit(step["args"]["path"], step["args"]["old_text"], step["args"]["new_text"])
+    guards = [GUARD_READ_ONLY] if read_only_supported() else []
+    modes: dict[str, dict] = {"exit code only": {"evidence": "exit_code"}, "per-test results": {"baseline": baseline}}
+    recorded = {}
+    for guard in (*guards, GUARD_MANIFEST):
+        environment = record_environment(workspace, command, step_environment(workspace, env),
+                                         workdir / f"environment-{guard}", guard=guard)
+        recorded[guard] = {"files": environment.files, "record_ms": environment.took_ms, "roots": environment.roots}
+        modes[f"per-test results + {guard} environment"] = {"baseline": baseline, "environment": environment}
+    task = progress.add_task(f"perf: test runs on {scenario_name} (exit code vs per-test results)",
+                             total=repeats * len(modes))
+    times: dict[str, list[float]] = {mode: [] for mode in modes}
+    failed: dict[str, list[str]] = {mode: [] for mode in modes}  # why a run did not pass (none should fail)
+    for index in range(repeats):
+        for mode in (list(modes) if index % 2 == 0 else list(reversed(modes))):
+            started = time.perf_counter()
+            run = run_tests(workspace, command, env=env, **modes[mode])
+            times[mode].append(time.perf_counter() - started)
+            if not run.passed:
+                failed[mode].append(run.outcome)
+            progress.advance(task)
+    floor = times["exit code only"]
+
+    def extra(mode: str) -> float:
+        """The median over rounds of (this mode - exit code only) in the same round: steadier on a
+        busy machine than the difference of two medians."""
+        return round(1000 * statistics.median(t - f for t, f in zip(times[mode], floor)), 1)
+
+    rows = {mode: {**summary_ms(times[mode]), "extra_ms": extra(mode), "all_passed": not failed[mode],
+                   "failures": failed[mode][:3]} for mode in modes}
+    return {"scenario": scenario_name, "repeats": repeats, "modes": rows, "environment": recorded,
+            "observe_outcome": observed.outcome}
+
+
 # -- the bench ----------------------------------------------------------------------------------------
 
 def run_perf(*, sizes: list[int] | None = None, backends: list[str] | None = None, repeats: int = 20,
@@ -341,8 +404,9 @@ def run_perf(*, sizes: list[int] | None = None, backends: list[str] | None = Non
             # A short symptom-style query: the process's cost, not the query's length, is measured.
             cold = cold_start(cold_repeats, progress=progress, workdir=workdir, query=COLD_START_QUERY,
                               seed_records=seed_records, embeddings_kind=embeddings_kind)
+            test_runs = judging_costs(scenario, max(3, session_repeats * 2), progress=progress, workdir=workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return {"bench": "perf", "sizes": sizes, "backends": backends, "embeddings": embeddings_kind,
             "model_load_s": round(load[0], 3), "latency": latency, "sessions": sessions, "cold_start": cold,
-            "machine": machine_info()}
+            "test_runs": test_runs, "machine": machine_info()}

@@ -9,6 +9,10 @@ be exactly what the session's edits made it: its snapshot content must hash to t
 ``before``, its workspace content to the last edit's ``after``, and the edits of one file must
 chain. Store requires this node's passing result, and stores its outcome.
 
+The fresh copy's run is judged like the workspace's (testrun/results.py): against observe's
+per-test results, with the environment the tests import from held to observe's record (the linked
+``.venv`` is the workspace's own: read-only for the step, or checked by manifest after it).
+
 Idempotent: a re-run after a crash builds a new fresh copy and runs the tests again.
 """
 
@@ -28,6 +32,7 @@ from astra_memory.nodes.common import context_of, workspace_of
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_workspace_passed
 from astra_memory.state import AgentState, ConfirmResult, EditInfo
+from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
 from astra_memory.workspace.files import sha256_text
 from astra_memory.workspace.snapshot import fresh_copy
@@ -95,7 +100,8 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
         result = _result(state, passed=False, reason=f"could not build the fresh copy: {exc}", files=files)
     else:
         crash_point("confirm:copied")
-        run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"))
+        run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"),
+                        baseline=observed(state))
         update["budget"] = {"test_runs": 1}
         reason = "" if run.passed else (
             f"the tests passed in the agent's workspace ({state.get('passed_outcome')}) but not in a fresh "

@@ -1,7 +1,10 @@
 """observe: snapshot the project as it is, run its tests and record what failed, in its own words.
 
 The snapshot comes first, before any test run can change the workspace: it is what the confirm
-node rebuilds a fresh copy from (astra_memory/workspace/snapshot.py).
+node rebuilds a fresh copy from (astra_memory/workspace/snapshot.py). So does the record of the
+environment the tests import from (testrun/manifest.py), held still for every later run. The run
+itself records every test's outcome by id (testrun/results.py): the failing ids are what every
+later run must show passing.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from astra_memory.testrun.environment import (
     command_problem,
     missing_workspace,
 )
-from astra_memory.testrun.run import MAX_OUTPUT_BYTES, run_tests
+from astra_memory.testrun.manifest import record_environment
+from astra_memory.testrun.results import FAILING
+from astra_memory.testrun.run import MAX_OUTPUT_BYTES, run_tests, test_environment
 from astra_memory.testrun.symptoms import parse_failure
 from astra_memory.thread_names import check_thread_id
 from astra_memory.workspace.snapshot import SNAPSHOT_DIR, take_snapshot
@@ -44,21 +49,39 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         reason = f"could not snapshot the project into {where} (a fix is confirmed in a fresh copy of it): {exc}"
         emit(task.get("run_dir"), "observe", status="failed", reason=reason)
         return {"status": "failed", "reason": reason}
+    try:  # like the snapshot, kept from a first try that crashed
+        environment = record_environment(task["workspace"], task["test_command"],
+                                         test_environment(Path(task["workspace"]), task.get("test_env")), where.parent)
+    except OSError as exc:
+        reason = f"could not record the environment the tests import from (into {where.parent}): {exc}"
+        emit(task.get("run_dir"), "observe", status="failed", reason=reason)
+        return {"status": "failed", "reason": reason}
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
-                    env=task.get("test_env"))
+                    env=task.get("test_env"), environment=environment)
     record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
+    record["environment"] = environment.to_record()
     update: dict = {"test_runs": [record], "budget": {"test_runs": 1},
                     "pristine": pristine}
+    failing = sorted(t for t, o in run.tests.items() if o in FAILING)
     if run.passed:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:
         update.update(status="failed", reason=f"the test command timed out after {context_of(runtime).test_timeout_s:.0f}s")
     elif run.output_overflow:
         update.update(status="failed", reason=f"the test command was killed: its output passed {MAX_OUTPUT_BYTES} bytes")
+    elif run.environment_changes:
+        update.update(status="failed", reason=(
+            f"the project's own tests change the environment they import from, so no fix could be confirmed "
+            f"against it: {run.outcome}"))
     elif (unrunnable := cannot_run(run, task["workspace"])) is not None:
         update.update(status="cannot_run", reason=unrunnable.reason())
+    elif run.evidence == "pytest" and run.results_complete and not failing and run.exit_code == 0:
+        update.update(status="nothing_to_fix", reason=f"no test fails: {run.outcome}")
     else:
         update["failure"] = parse_failure(record["output"]).to_dict()
-    emit(task.get("run_dir"), "observe", exit_code=run.exit_code, counts=run.counts,
-         outcome=run.outcome, failure=update.get("failure"), status=update.get("status"))
+        if run.evidence == "pytest":
+            update["failure"]["failing_ids"] = failing
+    emit(task.get("run_dir"), "observe", exit_code=run.exit_code, counts=run.counts, evidence=run.evidence,
+         environment_guard=environment.guard, outcome=run.outcome, failure=update.get("failure"),
+         status=update.get("status"))
     return update

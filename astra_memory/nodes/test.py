@@ -1,4 +1,8 @@
-"""test: after finish(), re-run the project's tests; a pass confirms the exact outcome string."""
+"""test: after finish(), re-run the project's tests; a pass confirms the exact outcome string.
+
+A pass is judged against observe's run (testrun/results.py): every test that failed there passes
+now by id, nothing fails, at least one test passed, and the environment is as observe recorded it.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from astra_memory.nodes.common import (
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, FixInfo, run_record
+from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
 from astra_memory.tools.registry import ToolCallError, validate_call
 
@@ -38,7 +43,8 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
             raise ToolCallError("no edit has been applied yet; fix the source with apply_edit before finish")
     except ToolCallError as exc:
         return refuse_call(state, context, update, call, calls, exc)
-    run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"))
+    run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"),
+                    baseline=observed(state))
     attempts = state.get("attempts", 0) + 1
     update.update(
         attempts=attempts,
@@ -47,7 +53,7 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
         fix=FixInfo(fix_description=args.fix_description, error_type=args.error_type),
     )
     emit(task.get("run_dir"), "test", attempt=attempts, exit_code=run.exit_code, outcome=run.outcome,
-         timed_out=run.timed_out)
+         timed_out=run.timed_out, evidence=run.evidence, environment_changes=run.environment_changes)
     if run.passed:
         update["passed_outcome"] = run.outcome
         update["messages"] = [reply(call, f"tests passed: {run.outcome}"), *refuse_rest(calls)]

@@ -9,7 +9,9 @@ fix this installation has reason to trust in this place:
 - **in this project, or in two**: a fix moves to a project it was not confirmed in unasked only once
   sessions here confirmed it in at least two projects (a human's approved replay into a second project is such a
   confirmation, nodes/store.py); one project's fix may fit another by accident;
-- **no test-runner special case** in its diff (rules/runner_checks.py).
+- **no test-runner special case** in its diff (rules/runner_checks.py);
+- **confirmed by per-test results**: a fix whose outcome was judged by a test command's exit code
+  alone (not pytest: testrun/results.py says "exit code only" in the outcome) is weaker evidence.
 
 Anything else needs a human's approval (the ``approve_replay`` interrupt). Without one to ask (no
 edit approval in the session: scripts, CI, a CLI run with no terminal) the replay is skipped, and
@@ -22,7 +24,8 @@ from dataclasses import dataclass, field
 
 from astra_memory.stores.record import FixRecord
 
-PROJECTS_TO_TRAVEL = 2  # confirmed in this many projects here: replayed into another one unasked
+PROJECTS_TO_TRAVEL = 2
+EXIT_CODE_ONLY = "(exit code only"  # in an outcome judged by exit code alone (testrun/results.py)  # confirmed in this many projects here: replayed into another one unasked
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ def replay_trust(record: FixRecord, *, project: str, runner_checks: list[str] = 
     elif record.project != project:
         note = (f"a fix from another project ({record.project or 'unnamed'}), confirmed here in "
                 f"{len(projects)} project(s): {_projects(record)}")
+    if EXIT_CODE_ONLY in record.outcome:
+        reasons.append("its confirmation was judged by the test command's exit code alone (not pytest's per-test "
+                       "results): weaker evidence")
     for check in runner_checks:
         reasons.append(f"its diff special-cases the test runner: {check}")
     return ReplayTrust(reasons, note)

@@ -14,6 +14,11 @@ is depends on the mode, picked once per process (``isolation_mode``):
   reaper itself, or hands work to an outside service (systemd, cron, ssh), escapes it.
 - ``process-group`` (elsewhere): only the step's process group is killed; ``setsid`` escapes it.
 
+In ``pid-namespace`` mode a step can also get its own mount namespace (``unshare --mount``), in
+which the reaper bind-mounts given folders read-only before it starts the command: the environment
+the tests import from (testrun/manifest.py) cannot be written by anything the step starts
+(``read_only_supported`` says whether that works here).
+
 Output is read from a pipe into memory, at most the bound plus one read; nothing is spooled to disk.
 """
 
@@ -25,7 +30,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -53,6 +60,24 @@ def namespace_prefix() -> tuple[str, ...] | None:
         if probe.returncode == 0:
             return prefix
     return None
+
+
+@lru_cache(maxsize=1)
+def read_only_supported() -> bool:
+    """Whether a step here can mount folders read-only in its own mount namespace (tried once)."""
+    if namespace_prefix() is None:
+        return False
+    with tempfile.TemporaryDirectory(prefix="astra-ro-probe-") as folder:
+        target = Path(folder) / "written"
+        try:
+            step = start_step([sys.executable, "-I", "-S", "-c", f"open({str(target)!r}, 'w').close()"],
+                              cwd=Path(folder), env={"PATH": "/usr/bin:/bin"}, isolation="pid-namespace",
+                              read_only=[folder])
+        except OSError:
+            return False
+        with step:
+            step.collect(timeout_s=30, max_bytes=10_000)
+        return step.exit_code not in (0, None) and not target.exists()
 
 
 def isolation_mode() -> str:
@@ -121,16 +146,26 @@ class Step:
         self.stop()
 
 
-def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: str | None = None) -> Step:
-    """Start ``argv`` under the reaper (in a PID namespace where ``isolation`` allows it)."""
+def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: str | None = None,
+               read_only: Sequence[str] = ()) -> Step:
+    """Start ``argv`` under the reaper (in a PID namespace where ``isolation`` allows it), with
+    ``read_only`` folders (or files) mounted read-only for it (a mount namespace; raises OSError
+    where there is none)."""
     mode = isolation or isolation_mode()
     prefix = list(namespace_prefix() or ()) if mode == "pid-namespace" else []
     if mode == "pid-namespace" and not prefix:
         raise OSError(f"a PID namespace is not available here (isolation modes: {isolation_mode()})")
+    options: list[str] = []
+    if read_only:
+        if not prefix:
+            raise OSError(f"read-only environments need a mount namespace, and isolation mode {mode} has none")
+        prefix.append("--mount")
+        for path in read_only:
+            options += ["--read-only", str(path)]
     control, lifeline = os.pipe()  # the reaper reads EOF on `control` once `lifeline` is closed
     try:
         proc = subprocess.Popen(
-            [*prefix, sys.executable, "-I", "-S", str(REAPER), str(control), "--", *argv],
+            [*prefix, sys.executable, "-I", "-S", str(REAPER), str(control), *options, "--", *argv],
             cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=(control,), start_new_session=True)
     except BaseException:

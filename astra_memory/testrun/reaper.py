@@ -1,8 +1,10 @@
 """The first process of a test step: runs the test command, and kills everything it started.
 
-Run by testrun.py as ``python -I -S reaper.py CONTROL_FD -- COMMAND...`` (standard library only,
-isolated from the workspace's PYTHONPATH). It starts COMMAND and ends, killing every process the
-step started, when
+Run by testrun.py as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... -- COMMAND...``
+(standard library only, isolated from the workspace's PYTHONPATH). Inside its own mount namespace
+(``unshare --mount``) it first bind-mounts each ``--read-only`` PATH read-only onto itself (a
+failure ends the step with ``READ_ONLY_FAILED`` before COMMAND starts). It starts COMMAND and
+ends, killing every process the step started, when
 
 - COMMAND exits (leftovers it detached are killed; the exit code is COMMAND's),
 - the control pipe closes: the agent stopped the step (timeout, output bound) or died, by any
@@ -27,6 +29,11 @@ import time
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 KILL_DEADLINE_S = 5.0
+READ_ONLY_FAILED = 71
+READ_ONLY_MESSAGE = "astra: could not make the test environment read-only"
+MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC = 1, 32, 4096, 16384
+# statvfs flags a remount inside a user namespace must keep (the kernel locks them), as mount flags
+_KEPT_FLAGS = {2: 2, 4: 4, 8: 8, 1024: 1024, 2048: 2048, 4096: 1 << 21}  # nosuid nodev noexec noatime nodiratime relatime
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -102,8 +109,33 @@ def _stop(signum, frame) -> None:  # noqa: ARG001
     os._exit(128 + signum)
 
 
+def make_read_only(paths: list[str]) -> None:
+    """Bind-mount each path read-only onto itself (in this process's mount namespace)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = (ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p)
+    for path in paths:
+        target = os.fsencode(path)
+        if libc.mount(target, target, None, MS_BIND | MS_REC, None) != 0:
+            raise OSError(ctypes.get_errno(), f"bind-mounting {path}: {os.strerror(ctypes.get_errno())}")
+        kept = os.statvfs(path).f_flag
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY | sum(ms for st, ms in _KEPT_FLAGS.items() if kept & st)
+        if libc.mount(None, target, None, flags, None) != 0:
+            raise OSError(ctypes.get_errno(), f"remounting {path} read-only: {os.strerror(ctypes.get_errno())}")
+
+
 def main(argv: list[str]) -> int:
-    control_fd, command = int(argv[1]), argv[3:]
+    control_fd, rest = int(argv[1]), argv[2:]
+    read_only = []
+    while rest and rest[0] == "--read-only":
+        read_only.append(rest[1])
+        rest = rest[2:]
+    command = rest[1:]  # after "--"
+    if read_only:
+        try:
+            make_read_only(read_only)
+        except OSError as exc:
+            print(f"{READ_ONLY_MESSAGE}: {exc.strerror or exc}", flush=True)
+            return READ_ONLY_FAILED
     os.set_inheritable(control_fd, False)  # the tests must not hold the agent's lifeline
     if os.getpid() != 1:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)

@@ -4,6 +4,11 @@ The project's tests are not ours. They run with the workspace as working directo
 environment that holds none of our secrets, their output read through a pipe and bounded in size,
 and every process they start killed when the step ends, times out, passes the output bound, or
 when the agent dies (step_isolation.py).
+
+Whether a run passed is decided from pytest's own per-test results, against what observe saw
+(results.py), never from the exit code alone; and the environment the tests import from is held to
+what observe recorded (manifest.py). A test command that is not pytest is judged by its exit code,
+and its run says so (``evidence == "exit_code"``).
 """
 
 from __future__ import annotations
@@ -14,11 +19,20 @@ import shlex
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from astra_memory.crash import crash_point
 from astra_memory.testrun.isolation import start_step
+from astra_memory.testrun.manifest import Environment, describe
+from astra_memory.testrun.reaper import READ_ONLY_FAILED, READ_ONLY_MESSAGE
+from astra_memory.testrun.results import (
+    Baseline,
+    Results,
+    ResultsDir,
+    is_pytest_command,
+    judge,
+)
 
 MAX_OUTPUT_BYTES = 200_000
 DEFAULT_TIMEOUT_S = 120.0
@@ -40,6 +54,11 @@ class TestRun:
     timed_out: bool = False
     outcome: str = ""
     output_overflow: bool = False  # killed once its output passed MAX_OUTPUT_BYTES; never a pass
+    evidence: str = "exit_code"  # "pytest": judged by per-test results; "exit_code": by the exit code only
+    tests: dict[str, str] = field(default_factory=dict)  # test id -> outcome (all at observe, else the non-passing)
+    results_complete: bool = False  # pytest finished and its results file is whole
+    findings: list[str] = field(default_factory=list)  # why it is not a pass (empty when it is)
+    environment_changes: list[str] = field(default_factory=list)  # paths changed since observe
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -77,17 +96,16 @@ def parse_counts(output: str) -> dict[str, int]:
     return {}
 
 
-def outcome_string(command: str, exit_code: int, counts: dict[str, int]) -> str:
-    """The exact outcome string a passing run confirms, e.g. 'pytest passed with exit code 0 (4 passed)'."""
-    runner = "pytest" if "pytest" in command else f"`{command}`"
-    detail = ", ".join(f"{n} {kind}" for kind, n in counts.items())
-    verdict = "passed" if exit_code == 0 else "failed"
-    return f"{runner} {verdict} with exit code {exit_code}" + (f" ({detail})" if detail else "")
-
-
 def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
-              env: dict[str, str] | None = None, isolation: str | None = None) -> TestRun:
-    """Run ``command`` (no shell) inside ``workspace`` and return what happened.
+              env: dict[str, str] | None = None, isolation: str | None = None,
+              baseline: Baseline | None = None, environment: Environment | None = None,
+              evidence: str | None = None) -> TestRun:
+    """Run ``command`` (no shell) inside ``workspace`` and judge what happened.
+
+    ``baseline`` is observe's run (results.observed): a later run passes only as results.judge
+    says against it. ``environment`` (default: the baseline's) is held still: mounted read-only for
+    the step, or checked by manifest after it; any change fails the run. ``evidence`` forces how
+    the run is judged ("exit_code": without our plugin, as before issue #21; bench perf compares).
 
     Every process the command starts ends with this call: at its end, at the timeout, once its
     output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see step_isolation.py).
@@ -96,34 +114,70 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     argv = shlex.split(command)
     if not argv:
         raise ValueError("the test command is empty")
+    if environment is None and baseline is not None:
+        environment = baseline.environment
+    if evidence is None:
+        evidence = baseline.evidence if baseline is not None else (
+            "pytest" if is_pytest_command(command) else "exit_code")
+    results_dir = ResultsDir() if evidence == "pytest" else None
+    step_env = test_environment(workspace, env)
+    if results_dir is not None:
+        step_env = results_dir.environment(step_env)
     started = time.monotonic()
     try:
-        step = start_step(argv, cwd=workspace, env=test_environment(workspace, env), isolation=isolation)
-    except OSError as exc:
-        message = f"could not start the test command {argv[0]!r}: {exc.strerror or exc}"
-        return TestRun(command, 127, False, {}, message, time.monotonic() - started, False,
-                       outcome_string(command, 127, {}))
-    with step:
-        crash_point("test:running")
-        raw, ending = step.collect(timeout_s=timeout_s, max_bytes=MAX_OUTPUT_BYTES)
+        try:
+            step = start_step(argv, cwd=workspace, env=step_env, isolation=isolation,
+                              read_only=environment.read_only if environment else ())
+        except OSError as exc:
+            message = f"could not start the test command {argv[0]!r}: {exc.strerror or exc}"
+            nothing = Results() if results_dir is not None else None
+            return _judged(command, 127, message, time.monotonic() - started, "exited", nothing, baseline, [message])
+        with step:
+            crash_point("test:running")
+            raw, ending = step.collect(timeout_s=timeout_s, max_bytes=MAX_OUTPUT_BYTES)
+        results = results_dir.read() if results_dir is not None else None
+    finally:
+        if results_dir is not None:
+            results_dir.remove()
     exit_code = step.exit_code
     output = raw[:MAX_OUTPUT_BYTES].decode("utf-8", errors="replace")
-    timed_out, overflow = ending == "timeout", ending == "overflow"
-    if overflow:
+    problems = []
+    if ending == "overflow":
         output += f"\n[test command killed: its output passed {MAX_OUTPUT_BYTES} bytes]"
         exit_code = 125
-    if timed_out:
+        problems.append(f"killed: its output passed {MAX_OUTPUT_BYTES} bytes")
+    if ending == "timeout":
         output += f"\n[test command killed after {timeout_s:.0f}s timeout]"
         exit_code = 124
-    counts = parse_counts(output) if not overflow else {}
+        problems.append(f"killed after the {timeout_s:.0f}s timeout")
+    if exit_code == READ_ONLY_FAILED and output.startswith(READ_ONLY_MESSAGE):
+        problems.append(output.strip().splitlines()[0])
+    changes = environment.check() if environment is not None else []
+    if changes:
+        problems.append(describe(changes))
+    return _judged(command, exit_code, output, time.monotonic() - started, ending, results, baseline, problems,
+                   changes=changes)
+
+
+def _judged(command: str, exit_code: int, output: str, duration_s: float, ending: str, results: Results | None,
+            baseline: Baseline | None, problems: list[str], *, changes: list[str] | None = None) -> TestRun:
+    overflow = ending == "overflow"
+    printed = parse_counts(output) if not overflow else {}
+    verdict = judge(command=command, exit_code=exit_code, ending=ending, results=results, baseline=baseline,
+                    printed=printed, problems=problems)
     return TestRun(
         command=command,
         exit_code=exit_code,
-        passed=exit_code == 0 and ending == "exited",
-        counts=counts,
+        passed=verdict.passed and ending == "exited",
+        counts=dict(results.counts) if results is not None and results.started else printed,
         output=output,
-        duration_s=round(time.monotonic() - started, 3),
-        timed_out=timed_out,
-        outcome=outcome_string(command, exit_code, counts),
+        duration_s=round(duration_s, 3),
+        timed_out=ending == "timeout",
+        outcome=verdict.outcome,
         output_overflow=overflow,
+        evidence="pytest" if results is not None else "exit_code",
+        tests=verdict.tests,
+        results_complete=bool(results and results.complete),
+        findings=verdict.findings,
+        environment_changes=list(changes or []),
     )

@@ -90,6 +90,7 @@ class Failure:
     failing_code: list[str] = field(default_factory=list)  # the ">" lines pytest printed, in order
     frames: list[str] = field(default_factory=list)  # the project's non-test functions in the tracebacks
     failures: list[dict] = field(default_factory=list)  # one FailureItem (as data) per failing test
+    failing_ids: list[str] = field(default_factory=list)  # by pytest's own results (observe sets them)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -1,0 +1,333 @@
+"""A pass is a test result, not an exit code.
+
+Every run of a pytest command loads our plugin (pytest_plugin.py, copied for each run into a new
+directory outside the workspace and loaded with ``-p`` through PYTEST_ADDOPTS) which appends each
+test's outcome, by id, to a results file there. ``judge`` reads that file against what observe saw:
+
+- the results are complete (pytest's ``finish`` line is there: a process ended by ``os._exit`` or
+  killed before pytest finished never passes), the process's exit code is 0 and is pytest's own
+  exit status, and the terminal summary pytest printed agrees with the per-test results;
+- no test fails or errors, and no test module fails to collect;
+- every test that failed (or errored, or failed to collect) at observe now passes by id: one
+  now skipped, xfailed or not run at all is a failure;
+- every test that passed at observe and still runs still passes (one now skipped is a failure);
+- at least one test passed.
+
+Skips, xfails, deselections and collection changes (tests of observe not run now, new tests) are
+reported in the outcome string. A command that is not pytest (``make test``, ``tox``, ``python -m
+unittest``) can only be judged by its exit code: such runs say ``evidence: exit_code`` and their
+outcome string says plainly that only the exit code was checked.
+
+Outcome strings (what a confirmed fix stores, verbatim):
+
+- judged against observe: ``4 of 4 failing tests now pass; 331 passed, 0 failed``, with
+  ``, 2 skipped``, ``, 1 xfailed``, ``, 1 xpassed``, ``, 3 deselected``, ``, 1 error`` when there
+  are any, and notes such as ``; 2 tests that passed at observe not run now (...)``;
+- observe's own run: ``1 failing test; 3 passed, 1 failed; ...`` (``no failing tests; ...``);
+- a run that is not a pass ends with ``; not a pass: <why>; <why>`` (``still failing: <ids>``,
+  ``failed at observe, now skipped: <ids>``, ``the results are incomplete: ...``, ``the process
+  exited with code 0 but pytest's exit status was 1 ...``, ``the environment the tests import
+  from changed: <paths>``, ...);
+- exit code only: ``exit code 0 from `make test` (exit code only: not a pytest run, no per-test
+  results)``.
+
+What the project's code can still do: it runs in pytest's own process, so code written to forge
+results (patch our plugin or pytest's reports from inside) can. What it cannot do by accident or by
+a one-line trick: end the process early with exit code 0, skip the failing tests, or write a
+results file at exit (the printed summary would disagree).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PLUGIN_MODULE = "astra_pytest_results"
+RESULTS_FILE = "results.jsonl"
+_PLUGIN_SOURCE = Path(__file__).with_name("pytest_plugin.py").read_text(encoding="utf-8")  # read once, at import
+_PYTEST_PROGRAM = re.compile(r"^(pytest|py\.test)(-?\d+(\.\d+)*)?(\.exe)?$")
+PASSING = ("passed",)
+FAILING = ("failed", "error")
+COUNT_KEYS = ("passed", "failed", "errors", "skipped", "xfailed", "xpassed", "deselected")
+MAX_IDS_SHOWN = 3
+
+
+def is_pytest_command(command: str) -> bool:
+    """Whether ``command`` runs pytest itself: ``pytest ...``, ``python -m pytest ...``,
+    ``.venv/bin/pytest``, ``coverage run -m pytest``, ``uv run pytest``; not ``tox`` or ``make test``."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    for index, arg in enumerate(argv):
+        if _PYTEST_PROGRAM.match(os.path.basename(arg)) and (index == 0 or not argv[index - 1].startswith("-")
+                                                              or argv[index - 1] == "-m"):
+            return True
+        if arg in ("-mpytest", "-mpy.test"):
+            return True
+    return False
+
+
+# -- running with the plugin ------------------------------------------------------------------------
+
+class ResultsDir:
+    """A new directory outside the workspace holding our plugin; pytest writes its results there."""
+
+    def __init__(self) -> None:
+        self.path = Path(tempfile.mkdtemp(prefix="astra-results-"))
+        (self.path / f"{PLUGIN_MODULE}.py").write_text(_PLUGIN_SOURCE, encoding="utf-8")
+
+    def environment(self, env: dict[str, str]) -> dict[str, str]:
+        """``env`` with our plugin loaded: ``-p`` added to PYTEST_ADDOPTS, our directory last on PYTHONPATH."""
+        env = dict(env)
+        env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS", ""), f"-p {PLUGIN_MODULE}"]))
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH", ""), str(self.path)]))
+        return env
+
+    def read(self) -> Results:
+        return read_results(self.path / RESULTS_FILE)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+@dataclass
+class Results:
+    """What our plugin recorded: each test's outcome by id, as pytest's terminal counts them."""
+
+    tests: dict[str, str] = field(default_factory=dict)  # id -> passed/failed/error/skipped/xfailed/xpassed
+    counts: dict[str, int] = field(default_factory=dict)
+    deselected: list[str] = field(default_factory=list)
+    started: bool = False  # a pytest session loaded our plugin
+    complete: bool = False  # every session we saw start also finished
+    exit_statuses: list[int] = field(default_factory=list)
+    damaged_lines: int = 0
+
+    def failing(self) -> list[str]:
+        return sorted(t for t, o in self.tests.items() if o in FAILING)
+
+
+def _status(current: str | None, when: str, outcome: str, xfail: bool) -> str | None:
+    """One test's status after one more of its reports (setup, call, teardown)."""
+    if outcome == "failed":
+        return "failed" if when == "call" or current == "failed" else "error"
+    if current in ("failed", "error"):
+        return current
+    if outcome == "skipped":
+        return "xfailed" if xfail else "skipped"
+    if outcome == "passed" and when == "call":
+        return "xpassed" if xfail else "passed"
+    return current
+
+
+def _count(counts: dict[str, int], key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
+def read_results(path: Path) -> Results:
+    """Parse the plugin's JSON lines. Sessions that start while another is open (pytest run by a
+    test in a subprocess) are ignored; sequential sessions of one command are merged."""
+    results = Results()
+    try:
+        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
+    except OSError:
+        return results
+    open_pid: int | None = None
+    ignored: set[int] = set()
+    finished = 0
+    for line in lines:
+        try:
+            record = json.loads(line)
+            kind, pid = record["e"], record["pid"]
+        except (ValueError, KeyError, TypeError):
+            results.damaged_lines += 1
+            continue
+        if kind == "start":
+            if open_pid is not None and pid != open_pid:
+                ignored.add(pid)
+            else:
+                open_pid, results.started = pid, True
+            continue
+        if pid in ignored or pid != open_pid:
+            continue
+        if kind == "report":
+            test, when, outcome = str(record.get("id")), record.get("when"), record.get("outcome")
+            if outcome not in ("passed", "failed", "skipped"):
+                continue  # e.g. pytest-rerunfailures' "rerun": the final report decides
+            results.tests[test] = _status(results.tests.get(test), when, outcome, bool(record.get("xfail")))
+            if outcome == "failed":
+                _count(results.counts, "failed" if when == "call" else "errors")
+            elif outcome == "skipped":
+                _count(results.counts, "xfailed" if record.get("xfail") else "skipped")
+            elif when == "call":
+                _count(results.counts, "xpassed" if record.get("xfail") else "passed")
+        elif kind == "collect":
+            failed = record.get("outcome") == "failed"
+            results.tests[str(record.get("id"))] = "error" if failed else "skipped"
+            _count(results.counts, "errors" if failed else "skipped")
+        elif kind == "deselected":
+            ids = [str(i) for i in record.get("ids") or []]
+            results.deselected.extend(ids)
+            results.counts["deselected"] = results.counts.get("deselected", 0) + len(ids)
+        elif kind == "finish":
+            results.exit_statuses.append(int(record.get("exitstatus", -1)))
+            finished += 1
+            open_pid = None
+    results.tests = {t: o for t, o in results.tests.items() if o is not None}
+    results.complete = results.started and open_pid is None and finished > 0 and not results.damaged_lines
+    results.counts = {k: results.counts[k] for k in COUNT_KEYS if results.counts.get(k)}
+    return results
+
+
+# -- what observe saw -------------------------------------------------------------------------------
+
+@dataclass
+class Baseline:
+    """Observe's run, which later runs are judged against (from its RunRecord)."""
+
+    evidence: str  # "pytest" or "exit_code"
+    tests: dict[str, str] = field(default_factory=dict)
+    complete: bool = False
+    environment: Any = None  # manifest.Environment, or None when observe recorded none
+
+    @property
+    def failing(self) -> list[str]:
+        return sorted(t for t, o in self.tests.items() if o in FAILING)
+
+
+def observed(state: dict) -> Baseline | None:
+    """The baseline from ``state``: observe's run record; None when there is none (a state built by
+    hand, or a session observed by a version that recorded no per-test results)."""
+    from astra_memory.testrun.manifest import Environment
+
+    for run in state.get("test_runs") or []:
+        if run.get("phase") == "observe" and run.get("evidence"):
+            record = run.get("environment")
+            return Baseline(evidence=run["evidence"], tests=dict(run.get("tests") or {}),
+                            complete=bool(run.get("results_complete")),
+                            environment=Environment.from_record(record) if record else None)
+    return None
+
+
+# -- the verdict ------------------------------------------------------------------------------------
+
+@dataclass
+class Verdict:
+    passed: bool
+    outcome: str
+    findings: list[str]  # why it is not a pass (empty when it is)
+    notes: list[str]  # what changed but does not fail the run (reported in the outcome)
+    tests: dict[str, str]  # what the run record keeps: all ids at observe, else the ones that did not pass
+
+
+def _ids(ids: list[str]) -> str:
+    shown = ", ".join(sorted(ids)[:MAX_IDS_SHOWN])
+    return shown + (f" and {len(ids) - MAX_IDS_SHOWN} more" if len(ids) > MAX_IDS_SHOWN else "")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    text = f"{counts.get('passed', 0)} passed, {counts.get('failed', 0)} failed"
+    for key in COUNT_KEYS[2:]:
+        if counts.get(key):
+            text += f", {_plural(counts[key], 'error')}" if key == "errors" else f", {counts[key]} {key}"
+    return text
+
+
+def _under(test: str, node: str) -> bool:
+    """Whether ``test`` belongs to ``node`` (a test id, or a collected file or folder)."""
+    return test == node or not node or test.startswith(node + "::") or test.startswith(node.rstrip("/") + "/")
+
+
+def _now_passes(node: str, tests: dict[str, str]) -> str:
+    """``passed``, or what became of a test (or collection node) that failed at observe."""
+    if node in tests:
+        return tests[node]
+    if "::" not in node:  # a file or folder that failed to collect: its tests must now run and pass
+        mine = [o for t, o in tests.items() if _under(t, node)]
+        return "passed" if "passed" in mine and not set(mine) & set(FAILING) else (
+            sorted(set(mine) - {"passed"})[0] if mine else "not run")
+    # not run: say why when its file (or folder) was skipped or failed to collect
+    parents = [t for t in tests if "::" not in t and t and _under(node, t)]
+    return tests[max(parents, key=len)] if parents else "not run"
+
+
+def judge(*, command: str, exit_code: int, ending: str, results: Results | None, baseline: Baseline | None,
+          printed: dict[str, int], problems: list[str]) -> Verdict:
+    """Whether a run passed, and its outcome string. ``results`` is None for exit-code evidence;
+    ``printed`` is pytest's summary line as parsed from the output; ``problems`` are findings from
+    outside the results (timeout, output bound, environment changes)."""
+    if results is None:
+        head = (f"exit code {exit_code} from `{command}` (exit code only: not a pytest run, no per-test results"
+                + (f"; it printed {counts_text(printed)}" if printed else "") + ")")
+        findings = list(problems) or ([f"exit code {exit_code}"] if exit_code != 0 else [])
+        return Verdict(not findings, head + (f"; not a pass: {'; '.join(problems)}" if problems else ""),
+                       findings, [], {})
+    tests, counts = results.tests, results.counts
+    findings: list[str] = []
+    notes: list[str] = []
+    failing_now = results.failing()
+    if baseline is not None and baseline.evidence == "pytest":
+        was_failing = baseline.failing
+        became = {node: _now_passes(node, tests) for node in was_failing}
+        fixed = [n for n, o in became.items() if o == "passed"]
+        head = (f"{len(fixed)} of {len(was_failing)} failing tests now pass" if was_failing
+                else "no test failed at observe")
+        for what in sorted(set(became.values()) - {"passed"}):
+            ids = _ids([n for n, o in became.items() if o == what])
+            label = {"failed": "still failing", "error": "still failing (error)", "not run": "not run now"}.get(
+                what, f"failed at observe, now {what}")
+            findings.append(f"{label}: {ids}")
+        new_failures = [t for t in failing_now if t not in became]
+        if new_failures:
+            findings.append(f"failing now: {_ids(new_failures)}")
+        was_passing = [t for t, o in baseline.tests.items() if o == "passed"]
+        off = [t for t in was_passing if tests.get(t) in ("skipped", "xfailed")]
+        if off:
+            findings.append(f"passed at observe, now skipped: {_ids(off)}")
+        gone = [t for t in was_passing if t not in tests]
+        if gone:
+            notes.append(f"{_plural(len(gone), 'test')} that passed at observe not run now ({_ids(gone)})")
+        new = [t for t in tests if t not in baseline.tests and "::" in t]
+        if new and baseline.tests:
+            notes.append(f"{_plural(len(new), 'test')} new since observe")
+        kept = {t: o for t, o in tests.items() if o != "passed" or t in became}
+    else:
+        head = _plural(len(failing_now), "failing test") if failing_now else "no failing tests"
+        if failing_now:
+            findings.append(f"failing: {_ids(failing_now)}")
+        kept = dict(tests)
+    # Whether the results can be believed at all.
+    statuses = sorted(set(results.exit_statuses))
+    if not results.started:
+        findings.append("pytest wrote no results (our plugin was not loaded, or the process ended before "
+                        "pytest configured it)")
+    elif not results.complete:
+        findings.append(f"the results are incomplete: the test process ended before pytest finished "
+                        f"({_plural(len(tests), 'test result')} read)")
+    elif exit_code == 0 and statuses != [0]:
+        findings.append(f"the process exited with code 0 but pytest's exit status was {statuses[-1]} "
+                        "(something ended the process after pytest: os._exit, an atexit hook)")
+    elif exit_code != 0 and statuses == [0] and ending == "exited":
+        findings.append(f"pytest's exit status was 0 but the process exited with code {exit_code}")
+    if results.complete and printed and printed != counts:
+        findings.append(f"pytest printed {counts_text(printed)} but its per-test results say {counts_text(counts)}")
+    if results.started and not counts.get("passed"):
+        findings.append("no test passed")
+    findings.extend(problems)
+    if not findings and exit_code != 0:
+        findings.append(f"exit code {exit_code}")
+    findings = list(dict.fromkeys(findings))
+    outcome = f"{head}; {counts_text(counts)}" + "".join(f"; {note}" for note in notes)
+    outcome += f"; not a pass: {'; '.join(findings)}" if findings else ""
+    return Verdict(not findings, outcome, findings, notes, kept)
