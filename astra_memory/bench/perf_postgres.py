@@ -39,17 +39,8 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import SearchOp
 
 from astra_memory.backends.open import open_memory_store
+from astra_memory.bench import perf_vectors as shared
 from astra_memory.bench.common import summary_ms
-from astra_memory.bench.perf_vectors import (
-    PrecomputedEmbeddings,
-    corpus_texts,
-    noisy_vectors,
-    put_vectors,
-    real_queries,
-    record_template,
-    sqlite_backend,
-    timed,
-)
 from astra_memory.scenarios import list_scenarios
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import NAMESPACE
@@ -177,19 +168,19 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
 
 
     model = make_embeddings(embeddings_kind)
-    texts = corpus_texts()
+    texts = shared.corpus_texts()
     base = np.asarray(model.embed_documents(texts), dtype=np.float32)
     try:
-        queries, _ = real_queries()  # the retrieval cases' real failure symptoms
+        queries, _ = shared.real_queries()  # the retrieval cases' real failure symptoms
     except Exception:  # the cases file is optional here: fall back to the scenarios' prompts
 
         queries = [s.prompt for s in list_scenarios()][:20]
     query_vectors = np.asarray(model.embed_documents(queries), dtype=np.float32)
-    template = record_template()
+    template = shared.record_template()
     rows = []
     workdir = Path(tempfile.mkdtemp(prefix="astra-perf-postgres-"))
-    for name, factory in (("sqlite", sqlite_backend), ("postgres", postgres_backend)):
-        embeddings = PrecomputedEmbeddings(model)
+    for name, factory in (("sqlite", shared.sqlite_backend), ("postgres", postgres_backend)):
+        embeddings = shared.PrecomputedEmbeddings(model)
         embeddings.table.update({q: v.tolist() for q, v in zip(queries, query_vectors)})
         folder = workdir / name
         folder.mkdir()
@@ -198,15 +189,15 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
             all_vectors = np.zeros((0, base.shape[1]), dtype=np.float32)
             ids: list[str] = []
             for size in sorted(sizes):
-                vectors, picks = noisy_vectors(base, size - have, start=have)
+                vectors, picks = shared.noisy_vectors(base, size - have, start=have)
                 started = time.perf_counter()
-                for _ in put_vectors(store, embeddings, template, texts, vectors, picks, have, ids):
+                for _ in shared.put_vectors(store, embeddings, template, texts, vectors, picks, have, ids):
                     pass
                 build_s = time.perf_counter() - started
                 have = size
                 all_vectors = np.concatenate([all_vectors, vectors])
                 cycle = iter(range(10**9))
-                times = timed(lambda: store.search(NAMESPACE, query=queries[next(cycle) % len(queries)], limit=k),
+                times = shared.timed(lambda: store.search(NAMESPACE, query=queries[next(cycle) % len(queries)], limit=k),
                                repeats)
                 row = {"backend": name, "records": size, "build_s": round(build_s, 1),
                        "vector_search": summary_ms(times)}

@@ -124,11 +124,16 @@ def memory_invalidate(ctx: typer.Context, memory_id: str,
             record = invalidate(memory, memory_id, reason)
     except AstraError as exc:
         _fail(str(exc))
-    if record is None:
-        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
+    _known(record, memory_id)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
     console.print(f"invalidated {record.memory_id}: {reason.strip()}", markup=False, highlight=False)
+
+
+def _known(record, memory_id: str) -> None:
+    """An unknown id is unknown input: a usage exit (2), with where to find the ids."""
+    if record is None:
+        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
 
 
 @memory_app.command("show")
@@ -141,8 +146,7 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
             record = memory.get(memory_id)
     except AstraError as exc:
         _fail(str(exc))
-    if record is None:
-        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
+    _known(record, memory_id)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
     for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():

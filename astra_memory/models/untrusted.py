@@ -1,8 +1,6 @@
 """Untrusted text on its way to and from the model.
 
-Into the model: text from memory (stored or imported records) is quoted data, never instructions:
-every such value goes into the brief as one bounded JSON string (``quoted``), so no newline or
-"SYSTEM: ..." in a stored field can start a line of its own in the instruction flow.
+Into the model: text from memory is quoted data, never instructions (stores/format.py ``quoted``).
 
 Out of the model: model output is untrusted data: bound its size before it enters state, logs or tools.
 
@@ -24,23 +22,6 @@ from astra_memory.workspace.files import MAX_WRITE_BYTES
 MAX_ARGS_CHARS = MAX_WRITE_BYTES + 20_000  # the largest edit a tool accepts, plus its other fields
 MAX_CONTENT_CHARS = 200_000
 PREVIEW_CHARS = 200
-
-
-def cut(text: str, limit: int) -> str:
-    """``text`` shortened to ``limit`` characters, saying how much was left out."""
-    return text if len(text) <= limit else text[:limit] + f"...[{len(text) - limit} characters cut]"
-
-
-def quoted(value: Any, limit: int = 2_000) -> str:
-    """One JSON value on one line: strings (and the strings in a list) cut to ``limit`` characters.
-
-    ``json.dumps`` escapes every control character (newlines included) and, with ``ensure_ascii``,
-    the Unicode line and paragraph separators, so the value cannot end the line it is on."""
-    if isinstance(value, str):
-        value = cut(value, limit)
-    elif isinstance(value, (list, tuple)):
-        value = [cut(v, limit) if isinstance(v, str) else v for v in value]
-    return json.dumps(value, ensure_ascii=True, default=str)
 
 
 def bound_reply(reply: AIMessage) -> AIMessage:

@@ -74,3 +74,14 @@ def stop_at_limit(state: AgentState, hit: LimitHit, calls: list[dict]) -> dict:
     emit(state["task"].get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
     return {**hit.update(),
             "messages": [reply(c, "refused: " + hit.reason, error=True) for c in calls]}
+
+
+def tool_step(state: AgentState, runtime: Runtime[Context]) -> tuple[Context, dict, list[dict], dict | None]:
+    """What a node that runs the model's tool call starts with: its run knobs, the task, the pending
+    calls (the first is the one it runs), and the update that ends the run when the tool-call limit
+    is spent (``None`` while it is not)."""
+    context, task = context_of(runtime), state["task"]
+    _, calls = current_calls(state)
+    hit = check_limits(state, context, "tool_calls")
+    return context, task, calls, (stop_at_limit(state, hit, calls) if hit is not None else None)
+

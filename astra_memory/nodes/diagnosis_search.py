@@ -17,21 +17,17 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import (
-    context_of,
-    current_calls,
     fix_memory,
     refuse_call,
     refuse_rest,
     reply,
-    stop_at_limit,
+    tool_step,
 )
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_memory
-from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, DiagnosisResult, memory_result
-from astra_memory.stores.format import format_hits
+from astra_memory.stores.format import format_hits, quoted
 from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.tools.guard import bound_text
 from astra_memory.tools.registry import TOOLS, ToolCallError, ToolKind, validate_call
@@ -46,12 +42,10 @@ def diagnosis_query(error_type: str, cause: str) -> str:
 
 def diagnosis_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_memory(state, "diagnosis search")
-    context, task = context_of(runtime), state["task"]
-    _, calls = current_calls(state)
+    context, task, calls, stop = tool_step(state, runtime)
+    if stop is not None:
+        return stop
     call = calls[0]
-    hit = check_limits(state, context, "tool_calls")
-    if hit is not None:
-        return stop_at_limit(state, hit, calls)
     update: dict = {"budget": {"tool_calls": 1}}
     try:
         args = validate_call(call["name"], call.get("args"))

@@ -12,16 +12,13 @@ from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
 from astra_memory.nodes.common import (
-    context_of,
-    current_calls,
     refuse_call,
     refuse_rest,
     reply,
-    stop_at_limit,
+    tool_step,
     workspace_of,
 )
 from astra_memory.rules.gates import require_diagnosis
-from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, edit_info
 from astra_memory.tools.guard import bound_text, call_guarded
 from astra_memory.tools.registry import ToolCallError, validate_call
@@ -40,12 +37,10 @@ def journal_name(call_id: object) -> str:
 
 def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_diagnosis(state, "edit")
-    context, task = context_of(runtime), state["task"]
-    _, calls = current_calls(state)
+    context, task, calls, stop = tool_step(state, runtime)
+    if stop is not None:
+        return stop
     call = calls[0]
-    hit = check_limits(state, context, "tool_calls")
-    if hit is not None:
-        return stop_at_limit(state, hit, calls)
     update: dict = {"budget": {"tool_calls": 1}}
     journal = Path(task["run_dir"]) / "edits" / journal_name(call["id"]) if task.get("run_dir") else None
     try:
