@@ -65,7 +65,9 @@ class Task(TypedDict, total=False):
     script: list[dict[str, Any]] | None  # the scripted model's turns (scenario solution)
     model: str  # "scripted" or e.g. "openai:gpt-4.1-mini"
     protected: list[str]  # workspace paths the agent may not edit (the acceptance tests)
-    test_env: dict[str, str]  # extra environment for the test command, declared by the scenario
+    test_env: dict[str, str]  # extra environment for the test command: the scenario's, or (--workspace) the
+    # invoking shell's PATH and VIRTUAL_ENV (testrun/run.py project_environment)
+    python: str | None  # --workspace: the project's interpreter picked (--python, or the workspace's .venv)
     run_dir: str  # where events, edit journals and evidence of this session go
     session_id: str  # = thread id
     knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +32,7 @@ from astra_memory.models.live import is_live
 from astra_memory.scenarios import Scenario, load_scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
+from astra_memory.testrun.run import InterpreterError, project_environment
 from astra_memory.workspace.protected import checked_protect
 
 SCENARIO_EXAMPLE = '{"task": {"scenario": "alpha"}}'
@@ -63,8 +64,14 @@ def scenario_task(scenario: Scenario, settings: Settings, thread_id: str, model:
 
 def workspace_task(workspace: Path, test_command: str, settings: Settings, thread_id: str, *,
                    prompt: str = "", model: str = "scripted", protected: list[str] | None = None,
-                   protect: list[str] | None = None) -> Task:
+                   protect: list[str] | None = None, python: str | None = None,
+                   environ: Mapping[str, str] | None = None) -> Task:
     """A task on the user's own project, edited in place.
+
+    Its tests run in the project's environment, as the user would run them in the invoking shell
+    (``environ``, default ``os.environ``): its PATH and VIRTUAL_ENV, and ``python`` (the CLI's
+    ``--python PATH``) first when given; else a workspace ``.venv/bin/python`` when no virtualenv is
+    active (testrun/run.py ``project_environment``). The choice is kept in ``test_env`` and ``python``.
 
     ``protected`` replaces the declared protected paths (``tests`` by default); ``protect`` (the
     CLI's ``--protect PATH``, repeatable) adds to them: files or folders inside the workspace, relative
@@ -78,12 +85,27 @@ def workspace_task(workspace: Path, test_command: str, settings: Settings, threa
     if not workspace.is_dir():
         raise ScenarioError(f"workspace {workspace} is not a directory; give the folder of the project to fix")
     declared = _merged(protected if protected is not None else ["tests"], workspace, protect)
+    try:
+        test_env, interpreter, _ = project_environment(workspace, python, environ)
+    except InterpreterError as exc:
+        raise ScenarioError(str(exc)) from None
     run_dir = settings.run_dir(thread_id)
     run_dir.mkdir(parents=True, exist_ok=True)
     return Task(workspace=str(workspace), test_command=test_command,
                 prompt=prompt or f"The tests (`{test_command}`) fail. Fix the source so that they pass.",
                 project=workspace.name, scenario=None, script=None, model=model, protected=declared,
-                run_dir=str(run_dir.resolve()), session_id=thread_id)
+                test_env=test_env, python=interpreter, run_dir=str(run_dir.resolve()), session_id=thread_id)
+
+
+def interpreter_note(task: Task) -> str | None:
+    """Which Python a ``--workspace`` task's tests run on, and why (shown at prepare), or None."""
+    if task.get("scenario") or not task.get("workspace"):
+        return None
+    python = task.get("python")
+    if not python:
+        return "tests run on the python/pytest first on the PATH of the invoking shell"
+    found = Path(python).parent.parent == Path(task["workspace"]) / ".venv"
+    return f"tests run on {python} ({'the workspace .venv: no virtualenv was active' if found else 'given'})"
 
 
 class TaskInput(BaseModel):
@@ -101,6 +123,7 @@ class TaskInput(BaseModel):
     protect: list[str] | None = None  # adds to them (``--protect``): files or folders inside the workspace
     script: list[dict[str, Any]] | None = None
     test_env: dict[str, str] | None = None
+    python: str | None = None  # the project's interpreter (``--python``): its folder first on the test PATH
     approve_edits: bool | None = None
     # Filled in by the graph; accepted when a caller already built a complete task (the CLI, scripts).
     run_dir: str | None = None
@@ -216,15 +239,18 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
         elif given.workspace:
             workspace = _checked_workspace(given.workspace)
             with _protect_field():
-                task = workspace_task(workspace, _checked_command(given.test_command), settings, thread_id,
-                                      prompt=given.prompt or "", model=model, protected=given.protected,
-                                      protect=given.protect)
+                try:
+                    task = workspace_task(workspace, _checked_command(given.test_command), settings, thread_id,
+                                          prompt=given.prompt or "", model=model, protected=given.protected,
+                                          protect=given.protect, python=given.python)
+                except ScenarioError as exc:
+                    raise TaskInputError(f"task.python: {exc}") from None
         else:
             raise TaskInputError(f"the task names no project: {INPUTS_HINT}")
         for name in ("prompt", "project", "script", "test_env", "test_command"):  # what the caller chose wins
             value = getattr(given, name)
             if value is not None:
-                task[name] = value
+                task[name] = {**task.get("test_env", {}), **value} if name == "test_env" else value
         if given.session_id:
             task["session_id"] = given.session_id
     task["model"] = model

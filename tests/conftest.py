@@ -14,6 +14,10 @@ import pytest
 from astra_memory.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# The tests run as from a shell whose virtualenv is the tool's own: a --workspace task's tests run on
+# the invoking shell's PATH (testrun/run.project_environment), so `python -m pytest` there is ours.
+if str(Path(sys.executable).parent) not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = os.pathsep.join(filter(None, [str(Path(sys.executable).parent), os.environ.get("PATH")]))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -62,7 +62,7 @@ def test_a_collection_error_on_a_missing_third_party_package_cannot_run(agent, s
                           settings, "no-pkg")
     final = start_session(agent, task)
     _assert_ended_at_observe(final, "missing_module")
-    assert "'definitely_not_installed_pkg' is not installed" in final["reason"]
+    assert "'definitely_not_installed_pkg' (tests/test_core.py:1) is not installed" in final["reason"]
 
 
 def test_a_missing_project_module_is_a_bug_to_fix_not_the_environment(tmp_path):

@@ -69,9 +69,12 @@ def _progress(quiet: bool):
             return
         detail = ""
         if node == "prepare" and update.get("task"):
+            from astra_memory.tasks import interpreter_note
+
             task = update["task"]
             detail = (f"scenario {task['scenario']}" if task.get("scenario") else task.get("workspace", "")) + (
-                "; edits wait for your approval" if task.get("approve_edits") else "")
+                "; edits wait for your approval" if task.get("approve_edits") else "") + (
+                f"; {note}" if (note := interpreter_note(task)) else "")
         elif node == "observe" and update.get("test_runs"):
             detail = update["test_runs"][-1].get("outcome", "")
         elif node == "memory_search" and update.get("memory"):
@@ -105,12 +108,13 @@ def _progress(quiet: bool):
 
 
 def _preflight(model: Optional[str], context: Context, workspace: Optional[Path] = None,
-               test_command: Optional[str] = None) -> None:
+               test_command: Optional[str] = None, python: Optional[Path] = None) -> None:
     """Before any work (astra_memory/session/preflight.py): the workspace and the test command; a live model's
     cost approval, an API key the server accepts (its model list, which is free), a known price, sane limits."""
     from astra_memory.session.preflight import check_session
 
-    check_session(model, context, workspace=workspace, test_command=test_command, probe_key=True)
+    check_session(model, context, workspace=workspace, test_command=test_command, probe_key=True,
+                  python=str(python) if python else None)
 
 
 def _session_exit(summary: dict) -> int:
@@ -151,6 +155,9 @@ def run(
                                                         rich_help_panel=WORKSPACE)] = None,
     thread_id: Annotated[Optional[str], typer.Option(help="Session id (default: a new one).",
                                                      rich_help_panel=WORKSPACE)] = None,
+    python: Annotated[Optional[Path], typer.Option(
+        "--python", metavar="PATH", help="The project's interpreter for --workspace (default: the shell's active "
+        "virtualenv, else a .venv in the workspace, else the shell's PATH).", rich_help_panel=WORKSPACE)] = None,
     protect: Annotated[Optional[list[str]], typer.Option(
         "--protect", metavar="PATH", help="A workspace path the agent may not edit, besides the tests it "
         "finds itself (repeat for more).", rich_help_panel=WORKSPACE)] = None,
@@ -192,13 +199,14 @@ def run(
             context = replace(context, approve_edits=approval_default(workspace_run=workspace is not None,
                                                                       interactive=interactive()))
         model = context.model or "scripted"
-        _preflight(model, context, workspace, test_command)
+        _preflight(model, context, workspace, test_command, python)
         with open_agent(settings) as agent, claimed(agent, tid):
             fresh_run_dir(agent, tid)
             if scenario is not None:
                 task = scenario_task(load_scenario(scenario), settings, tid, model=model, protect=protect or [])
             else:
-                task = workspace_task(workspace, test_command, settings, tid, model=model, protect=protect or [])
+                task = workspace_task(workspace, test_command, settings, tid, model=model, protect=protect or [],
+                                      python=str(python) if python else None)
             err.print(f"[bold]session {lit(tid)}[/bold] ({lit(task['project'])}, model {lit(model)}); "
                       f"data in {lit(settings.home)}", highlight=False)
             final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json),

@@ -295,4 +295,6 @@ def memory_migrate(
                       f"destination {report.destination_before} -> {report.destination_after} record(s)",
                       markup=False, highlight=False)
     console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
-                  f"{upgrade.merged} duplicate(s) merged into their fix's confirmations")
+                  f"{upgrade.merged} duplicate(s) merged into their fix's confirmations; {upgrade.repaired} damaged "
+                  f"diff(s) repaired, {upgrade.marked} that could not be invalidated with the reason", markup=False,
+                  highlight=False)

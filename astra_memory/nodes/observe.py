@@ -37,7 +37,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     task = state["task"]
     if task.get("session_id") is not None:  # a Studio input is checked like a CLI one: a name, not a path
         check_thread_id(task["session_id"])
-    gone = missing_workspace(task["workspace"]) or command_problem(task["test_command"], task["workspace"])
+    gone = missing_workspace(task["workspace"]) or command_problem(task["test_command"], task["workspace"],
+                                                                           task.get("test_env"))
     if gone is not None:  # checked before start too (preflight); Studio and scripts may skip that
         emit(task.get("run_dir"), "observe", status="cannot_run", cannot_run=gone.kind)
         return {"status": "cannot_run", "reason": gone.reason()}
@@ -73,7 +74,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         update.update(status="failed", reason=(
             f"the project's own tests change the environment they import from, so no fix could be confirmed "
             f"against it: {run.outcome}"))
-    elif (unrunnable := cannot_run(run, task["workspace"])) is not None:
+    elif (unrunnable := cannot_run(run, task["workspace"], environment.interpreter)) is not None:
         update.update(status="cannot_run", reason=unrunnable.reason())
     elif run.evidence == "pytest" and run.results_complete and not failing and run.exit_code == 0:
         update.update(status="nothing_to_fix", reason=f"no test fails: {run.outcome}")

@@ -16,7 +16,7 @@ from astra_memory.events import emit
 from astra_memory.nodes.common import context_of
 from astra_memory.settings import Settings
 from astra_memory.state import STATE_VERSION, AgentState
-from astra_memory.tasks import TaskInputError, complete_task
+from astra_memory.tasks import TaskInputError, complete_task, interpreter_note
 
 
 def prepare(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]) -> dict:
@@ -29,5 +29,6 @@ def prepare(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]
                          settings=Settings(), context=context_of(runtime))
     task = {**task, "state_version": STATE_VERSION}
     emit(task.get("run_dir"), "prepare", scenario=task.get("scenario"), project=task.get("project"),
-         model=task.get("model"), approve_edits=task.get("approve_edits"))
+         model=task.get("model"), approve_edits=task.get("approve_edits"),
+         interpreter=interpreter_note(task))
     return {"task": task}

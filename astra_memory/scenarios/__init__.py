@@ -75,10 +75,12 @@ def check_scenario_name(name_or_path: str | Path) -> None:
     refused with the closest bundled names (`astra-memory scenarios` lists them all)."""
     if (Path(name_or_path) / "scenario.toml").is_file() or (BUNDLED_DIR / str(name_or_path) / "scenario.toml").is_file():
         return
-    close = difflib.get_close_matches(str(name_or_path), scenario_names(), n=3, cutoff=0.5)
-    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    names = scenario_names()
+    close = difflib.get_close_matches(str(name_or_path), names, n=3, cutoff=0.5)
+    # The closest names when there are some; else every name (a Studio user has no `scenarios` command).
+    hint = f"did you mean {' or '.join(close)}?" if close else f"the bundled ones: {', '.join(names)}"
     raise ScenarioError(f"no scenario {str(name_or_path)!r}: not a bundled name and not a folder with "
-                        f"scenario.toml; {hint}(`astra-memory scenarios` lists the bundled ones)")
+                        f"scenario.toml; {hint} (`astra-memory scenarios` lists them)")
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:

@@ -19,11 +19,19 @@ from astra_memory.errors import ConfigurationError
 from astra_memory.models.live import is_live, probe_api_key
 from astra_memory.models.live import preflight as live_preflight
 from astra_memory.testrun.environment import command_problem, missing_workspace
+from astra_memory.testrun.run import InterpreterError, project_environment
 
 
-def check_workspace(workspace: str | Path, test_command: str) -> None:
-    """The workspace is a directory and the test command's program can start there."""
-    problem = missing_workspace(workspace) or command_problem(test_command, workspace)
+def check_workspace(workspace: str | Path, test_command: str, *, python: str | None = None) -> None:
+    """The workspace is a directory and the test command's program can start there, on the PATH the
+    project's tests get (the invoking shell's, ``python``'s folder first: testrun/run.project_environment)."""
+    problem = missing_workspace(workspace)
+    if problem is None:
+        try:
+            env = project_environment(workspace, python)[0]
+        except InterpreterError as exc:
+            raise ConfigurationError(str(exc)) from None
+        problem = command_problem(test_command, workspace, env)
     if problem is not None:
         raise ConfigurationError(problem.message)
 
@@ -38,8 +46,8 @@ def check_model(model: str | None, context: Context, *, probe_key: bool = False)
 
 
 def check_session(model: str | None, context: Context, *, workspace: str | Path | None = None,
-                  test_command: str | None = None, probe_key: bool = False) -> None:
+                  test_command: str | None = None, probe_key: bool = False, python: str | None = None) -> None:
     """All of the above, in the order a user would fix them."""
     if workspace is not None:
-        check_workspace(workspace, test_command or "")
+        check_workspace(workspace, test_command or "", python=python)
     check_model(model, context, probe_key=probe_key)

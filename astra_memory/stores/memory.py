@@ -26,6 +26,7 @@ from astra_memory.stores.record import (
     Confirmation,
     ConfirmationKind,
     FixRecord,
+    check_diff,
     memory_id_of,
     utc_now,
     validate_record,
@@ -132,7 +133,7 @@ class FixMemory:
         })
         # The id over the fields as stored (scrubbed, trimmed): `memory import` recomputes it from
         # an exported record's content and refuses a mismatch, so the two must agree.
-        record = record.model_copy(update={"memory_id": memory_id_of(record)})
+        record = check_diff(record.model_copy(update={"memory_id": memory_id_of(record)}))
         return self.put_record(record)
 
     def put_record(self, record: FixRecord) -> FixRecord:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AwareDatetime,
@@ -12,6 +12,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
+    StringConstraints,
     ValidationError,
     field_validator,
     model_validator,
@@ -19,7 +20,7 @@ from pydantic import (
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
-from astra_memory.workspace.diffs import normalized_diff
+from astra_memory.workspace.diffs import diff_problem, normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
 # and a status (active / invalidated / superseded). Version-1 records read as version 2 with one
@@ -109,7 +110,9 @@ class FixRecord(BaseModel):
     error_type: str = Field(min_length=1, max_length=200)
     file_paths: list[str] = Field(min_length=1, max_length=50)
     fix_description: str = Field(min_length=1, max_length=4_000)
-    diff: str = Field(default="", max_length=100_000, description="unified diff of the confirmed edit")
+    # Byte for byte (never stripped: a closing blank context line is part of the hunk).
+    diff: Annotated[str, StringConstraints(strip_whitespace=False)] = Field(
+        default="", max_length=100_000, description="unified diff of the confirmed edit")
     outcome: str = Field(min_length=1, max_length=500, description="the exact passing-test string")
     timestamp: AwareDatetime = Field(description="when the fix was first confirmed")
     updated_at: AwareDatetime
@@ -215,6 +218,15 @@ class FixRecord(BaseModel):
     @classmethod
     def from_store_value(cls, value: dict[str, Any]) -> "FixRecord":
         return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"})
+
+
+def check_diff(record: FixRecord) -> FixRecord:
+    """The record, if its diff parses (a diff that does not could never be replayed); else
+    MemoryValidationError. Checked before a fix is stored and at ``memory import``."""
+    problem = diff_problem(record.diff)
+    if problem is not None:
+        raise MemoryValidationError(f"invalid fix record: diff: {problem}")
+    return record
 
 
 def validate_record(data: dict[str, Any]) -> FixRecord:

@@ -32,6 +32,7 @@ from astra_memory.stores.record import (
     MAX_DROPPED,
     SCHEMA_VERSION,
     FixRecord,
+    check_diff,
     memory_id_of,
     validate_record,
 )
@@ -93,7 +94,7 @@ def read_records(path: Path) -> tuple[list[FixRecord], int]:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise MemoryValidationError("a line must be one JSON object")
-            records.append(as_imported(checked_id(validate_record(data))))
+            records.append(as_imported(checked_id(check_diff(validate_record(data)))))
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: not JSON ({exc.msg})")
         except MemoryValidationError as exc:

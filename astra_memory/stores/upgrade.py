@@ -5,6 +5,11 @@ so the same fix confirmed three times is three near-copies. Upgrading gives ever
 version-2 id (project, error type, normalised diff: ``record.memory_id_for``), merges the records
 that land on the same id into one with all their confirmations (``memory.merge_records``), and
 deletes the old ids. Idempotent: a memory already in shape is left as it is.
+
+A diff damaged on the way in by an earlier version (stripped of its closing blank context lines, so
+it no longer parses: "Hunk is shorter than expected") is repaired first when appending those blank
+lines makes it parse (``workspace.diffs.repaired_diff``); one that cannot be repaired is marked
+invalidated with the reason, so it is never replayed.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from functools import reduce
 
 from astra_memory.stores.memory import FixMemory, merge_records
 from astra_memory.stores.record import SCHEMA_VERSION, FixRecord, memory_id_of
+from astra_memory.workspace.diffs import diff_problem, repaired_diff
 
 
 @dataclass
@@ -22,6 +28,8 @@ class UpgradeReport:
     records_after: int
     merged: int  # records folded into another one
     renamed: int  # records that only got their version-2 id
+    repaired: int = 0  # damaged diffs restored (closing blank context lines put back)
+    marked: int = 0  # damaged diffs that could not be restored: invalidated, with the reason
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -29,7 +37,19 @@ class UpgradeReport:
 
 def upgrade_memory(memory: FixMemory) -> UpgradeReport:
     """Merge duplicate fixes into one record each (see the module docstring)."""
-    records = list(memory.iter_records())
+    records, repaired, marked = [], 0, 0
+    for record in memory.iter_records():
+        problem = diff_problem(record.diff)
+        if problem is not None:
+            fixed = repaired_diff(record.diff)
+            if fixed is not None:
+                record = memory.update_record(record.memory_id, diff=fixed) or record
+                repaired += 1
+            elif record.status != "invalidated":
+                reason = f"its stored diff does not parse and could not be repaired ({problem})"
+                record = memory.update_record(record.memory_id, status="invalidated", status_reason=reason) or record
+                marked += 1
+        records.append(record)
     groups: dict[str, list[FixRecord]] = {}
     for record in records:
         groups.setdefault(memory_id_of(record), []).append(record)
@@ -45,4 +65,5 @@ def upgrade_memory(memory: FixMemory) -> UpgradeReport:
                 memory.delete(old.memory_id)
         merged += len(group) - 1
         renamed += 1 if len(group) == 1 and group[0].memory_id != target else 0
-    return UpgradeReport(records_before=len(records), records_after=memory.count(), merged=merged, renamed=renamed)
+    return UpgradeReport(records_before=len(records), records_after=memory.count(), merged=merged, renamed=renamed,
+                         repaired=repaired, marked=marked)

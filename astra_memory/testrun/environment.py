@@ -30,6 +30,11 @@ _INTERPRETER_NO_MODULE = re.compile(r"^(?P<interp>\S*python[\w.]*): No module na
                                     re.MULTILINE)
 # A test module or conftest that imports a package that is not installed (pytest's collection error).
 _MODULE_NOT_FOUND = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
+# Where pytest's traceback of a collection error was ("tests/test_time.py:9: in <module>").
+_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in ", re.MULTILINE)
+_CONFTEST = re.compile(r"ImportError while loading conftest '(?P<file>[^']+)'")
+_FILE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_ERROR_LINE = re.compile(r"^E\s+(?P<text>\w+(Error|Exception)\b.*)$", re.MULTILINE)
 PYTEST_USAGE_ERROR, PYTEST_NO_TESTS = 4, 5
 NOT_EXECUTABLE, NOT_FOUND = 126, 127
 
@@ -64,13 +69,34 @@ def _third_party(module: str, workspace: Path) -> bool:
     return top not in sys.stdlib_module_names and not _in_workspace(module, workspace)
 
 
+def _not_installed_project(module: str, workspace: Path) -> bool:
+    """The project's own package, under ``src/`` only, not importable: not installed for that interpreter."""
+    return "." not in module and not (workspace / module).is_dir() and not (workspace / f"{module}.py").is_file() \
+        and ((workspace / "src" / module).is_dir() or (workspace / "src" / f"{module}.py").is_file())
+
+
+def _where(output: str, end: int) -> str:
+    """The file and line of the last traceback entry before ``end`` (`` (tests/test_x.py:9)``), or ""."""
+    found = list(_LOCATION.finditer(output, 0, end))
+    return f" ({found[-1]['file']}:{found[-1]['line']})" if found else ""
+
+
+def _ran_on(run, interpreter: str | None) -> str:
+    return f" It ran `{run.command}`" + (f" on {interpreter}" if interpreter else "") + "."
+
+
 def _ran_tests(counts: dict[str, int]) -> bool:
     return any(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed", "skipped"))
 
 
-def cannot_run(run, workspace: str | Path) -> CannotRun | None:
-    """``None`` when the run ran the tests (passing or failing); else why it could not (a testrun.TestRun)."""
+def cannot_run(run, workspace: str | Path, interpreter: str | None = None) -> CannotRun | None:
+    """``None`` when the run ran the tests (passing or failing); else why it could not (a testrun.TestRun).
+    ``interpreter``: the Python the command ran on (observe's manifest.Environment), named in the message."""
     workspace = Path(workspace)
+    ran_on = _ran_on(run, interpreter)
+    fix_env = (" Run it from a shell whose virtualenv has the project and its test dependencies, or give the "
+               "project's interpreter with --python PATH (a .venv/ in the workspace is used when no virtualenv "
+               "is active), or install them into that interpreter.")
     if run.passed or run.timed_out or _ran_tests(run.counts):
         return None
     program = (shlex.split(run.command) or [""])[0]
@@ -85,21 +111,40 @@ def cannot_run(run, workspace: str | Path) -> CannotRun | None:
         interp, module = found["interp"], found["module"]
         return CannotRun("missing_module", f"{interp} has no module {module!r}: install it for that interpreter "
                                            f"(`{interp} -m pip install {module}`) or change --test-command")
+    conftest = _CONFTEST.search(run.output)
+    if "pytest" in run.command and conftest is not None:
+        errors = list(_ERROR_LINE.finditer(run.output, conftest.end()))
+        cause = errors[-1]["text"].strip() if errors else "an error"
+        at = _FILE_LINE.search(run.output, conftest.end())
+        where = f" ({at['file']}:{at['line']})" if at else _where(run.output, errors[-1].start() if errors else
+                                                                    len(run.output))
+        return CannotRun("conftest_error", f"pytest could not load {conftest['file']}: {cause}{where}, so no test "
+                                           f"was collected.{ran_on} Fix that conftest"
+                                           + (", or make the module importable." + fix_env
+                                              if "ModuleNotFoundError" in cause else "."))
     if "pytest" in run.command and run.exit_code == PYTEST_USAGE_ERROR:
         return CannotRun("usage_error", f"pytest rejected the command line (exit code 4): "
                                         f"{run.output.strip()[-300:]}. Change --test-command")
     if "pytest" in run.command and run.exit_code == PYTEST_NO_TESTS:
         return CannotRun("no_tests", "pytest collected no tests (exit code 5); point --test-command at the tests")
-    missing = sorted({m["module"] for m in _MODULE_NOT_FOUND.finditer(run.output)})
-    if missing and all(_third_party(m, workspace) for m in missing) and run.counts.get("errors", 0) >= 1:
-        names = ", ".join(repr(m.split(".")[0]) for m in missing)
+    found_missing = list(_MODULE_NOT_FOUND.finditer(run.output))
+    missing = sorted({m["module"] for m in found_missing})
+    environmental = [m for m in missing if _third_party(m, workspace) or _not_installed_project(m, workspace)]
+    if missing and environmental == missing and run.counts.get("errors", 0) >= 1:
+        places: dict[str, str] = {}
+        for m in found_missing:
+            places.setdefault(m["module"], _where(run.output, m.start()))
+        names = ", ".join(repr(m.split(".")[0]) + places[m] for m in missing)
+        project = [m for m in missing if _not_installed_project(m, workspace)]
+        note = (f" ({', '.join(project)} is the project itself, under src/: install it there with "
+                "`pip install -e .`)" if project else "")
         return CannotRun("missing_module", f"collecting the tests failed because {names} is not installed for the "
-                                           "test command's interpreter: install it there (or fix the import if "
-                                           "the name is wrong)")
+                                           f"test command's interpreter{note} (or fix the import if the name is "
+                                           f"wrong).{ran_on}{fix_env}")
     return None
 
 
-def command_problem(command: str, workspace: str | Path) -> CannotRun | None:
+def command_problem(command: str, workspace: str | Path, env: dict[str, str] | None = None) -> CannotRun | None:
     """What keeps ``command`` from starting at all (checked before a session starts, and by observe):
     it does not parse, it is empty, or its program is neither on the test PATH nor in the workspace."""
     try:
@@ -116,7 +161,7 @@ def command_problem(command: str, workspace: str | Path) -> CannotRun | None:
             return None
         return CannotRun("command_not_found", f"the test command's program {program} is not in the workspace "
                                               f"{workspace}; change --test-command")
-    search_path = test_environment(workspace)["PATH"]
+    search_path = test_environment(workspace, env)["PATH"]  # the task's test_env: its PATH, if it has one
     if shutil.which(program, path=search_path):
         return None
     hint = f" (the workspace has one: use ./{program})" if (workspace / program).is_file() else ""

@@ -19,6 +19,7 @@ import shlex
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -38,6 +39,7 @@ MAX_OUTPUT_BYTES = 200_000
 DEFAULT_TIMEOUT_S = 120.0
 # Only these variables reach the project's tests; API keys, tokens and our settings do not.
 PASSED_THROUGH_ENV = ("LANG", "LC_ALL", "TZ", "SYSTEMROOT")
+SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 _SUMMARY = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected)")
 
 
@@ -65,9 +67,11 @@ class TestRun:
 
 
 def test_environment(workspace: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-    """A minimal environment: our interpreter first on PATH, nothing secret."""
+    """A minimal environment, nothing secret. PATH is our interpreter first plus the system's (what a
+    bundled scenario runs on) unless ``extra`` (the task's ``test_env``) brings its own: a
+    ``--workspace`` task brings the invoking shell's PATH and VIRTUAL_ENV (``project_environment``)."""
     interpreter_dir = str(Path(sys.executable).parent)
-    path = os.pathsep.join([interpreter_dir, "/usr/local/bin", "/usr/bin", "/bin"])
+    path = os.pathsep.join([interpreter_dir, *SYSTEM_PATH])
     env = {k: os.environ[k] for k in PASSED_THROUGH_ENV if k in os.environ}
     env.update(
         {
@@ -82,6 +86,47 @@ def test_environment(workspace: Path, extra: dict[str, str] | None = None) -> di
     env.setdefault("LANG", "C.UTF-8")
     env.update(extra or {})  # the task's own, declared variables (never ours)
     return env
+
+
+class InterpreterError(ValueError):
+    """The interpreter asked for with ``python`` (``--python``) is not a runnable file."""
+
+
+def project_environment(workspace: str | Path, python: str | None = None,
+                        environ: Mapping[str, str] | None = None) -> tuple[dict[str, str], str | None, str]:
+    """The environment a user's own project (``--workspace``) runs its tests in, as the user would run
+    them in the invoking shell: ``(variables for the task's test_env, interpreter or None, why)``.
+
+    The shell's PATH and VIRTUAL_ENV (nothing else of it: no secrets; our own interpreter's folder
+    is not added, so the tool's packages do not reach the project's tests unless that folder is
+    already on the user's PATH). ``python`` (an interpreter path, ``--python``) puts its folder first
+    on PATH (and its venv in VIRTUAL_ENV), so ``python``/``pytest`` in the test command are its. With
+    no ``python`` and no active virtualenv, a ``.venv/bin/python`` in the workspace is used (``why``
+    says so)."""
+    environ = os.environ if environ is None else environ
+    workspace = Path(workspace)
+    path = environ.get("PATH") or os.pathsep.join(SYSTEM_PATH)
+    variables = {"PATH": path}
+    if environ.get("VIRTUAL_ENV"):
+        variables["VIRTUAL_ENV"] = environ["VIRTUAL_ENV"]
+    why = ""
+    if python:
+        why = "given with --python"
+    elif not environ.get("VIRTUAL_ENV") and (workspace / ".venv" / "bin" / "python").exists():
+        python, why = str(workspace / ".venv" / "bin" / "python"), "the workspace's .venv (no virtualenv active)"
+    if not python:
+        return variables, None, "the PATH of the invoking shell"
+    interpreter = Path(python).expanduser()
+    interpreter = interpreter if interpreter.is_absolute() else Path.cwd() / interpreter
+    if not interpreter.is_file() or not os.access(interpreter, os.X_OK):
+        raise InterpreterError(f"the interpreter {interpreter} is not an executable file; give the path of the "
+                               "project's Python (e.g. .venv/bin/python) with --python")
+    folder = str(interpreter.parent)  # not resolved: a venv's python is a link out of the venv
+    variables["PATH"] = os.pathsep.join([folder, *(p for p in path.split(os.pathsep) if p and p != folder)])
+    variables.pop("VIRTUAL_ENV", None)
+    if (interpreter.parent.parent / "pyvenv.cfg").is_file():
+        variables["VIRTUAL_ENV"] = str(interpreter.parent.parent)
+    return variables, str(interpreter), why
 
 
 def parse_counts(output: str) -> dict[str, int]:

@@ -72,6 +72,34 @@ def normalized_diff(diff: str) -> str:
     return "\n".join(out)
 
 
+def diff_problem(diff: str) -> str | None:
+    """Why a stored diff cannot be replayed (it does not parse), or None (it parses, or is empty)."""
+    if not diff.strip():
+        return None
+    try:
+        _parse(diff)
+    except DiffError as exc:
+        return str(exc)
+    return None
+
+
+MAX_BLANKS_RESTORED = 20
+
+
+def repaired_diff(diff: str) -> str | None:
+    """A diff damaged by the previous version (every string field stripped of surrounding
+    whitespace: its closing blank context lines and final newline gone), restored by appending the
+    missing blank context lines (`` ``) until it parses; None when that does not make it parse."""
+    if diff_problem(diff) is None:
+        return diff
+    base = diff.rstrip("\n") + "\n"
+    for blanks in range(MAX_BLANKS_RESTORED + 1):
+        candidate = base + " \n" * blanks
+        if diff_problem(candidate) is None:
+            return candidate
+    return None
+
+
 def changed_files(diff: str) -> list[str]:
     """Workspace-relative paths a diff touches, in order."""
     try:

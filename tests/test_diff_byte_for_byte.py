@@ -1,0 +1,86 @@
+"""Issue #22 (B): a confirmed fix's diff is stored byte for byte (a closing blank context line is part
+of its hunk), a diff that does not parse is refused on the way in (store, `memory import`), and a diff
+damaged by the previous version (stripped) is repaired or marked by `memory migrate`. Real sessions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from astra_memory.errors import MemoryValidationError
+from astra_memory.session.run import start_session, workspace_task
+from astra_memory.stores.transfer import read_records
+from astra_memory.stores.upgrade import upgrade_memory
+from astra_memory.workspace.diffs import diff_problem, repaired_diff
+from tests.helpers import call
+
+TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+BROKEN = "    return max(low, min(value, high + 1))\n"
+FIXED = "    return max(low, min(value, high))\n"
+SCRIPT = [
+    call("state_diagnosis", error_type="AssertionError", cause="clamp lets values one above the upper bound through.",
+         files=["app/numbers.py"]),
+    call("apply_edit", path="app/numbers.py", old_text=BROKEN.rstrip("\n"), new_text=FIXED.rstrip("\n")),
+    call("finish", fix_description="Clamp to the upper bound itself, not one above it.", error_type="AssertionError"),
+]
+
+
+def _project(root: Path) -> Path:
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "__init__.py").write_text("")
+    # a function followed by a blank line: the diff of its fix ends with a blank context line
+    (root / "app" / "numbers.py").write_text("def clamp(value, low, high):\n" + BROKEN + "\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_numbers.py").write_text(
+        "import pytest\nfrom app.numbers import clamp\n\n"
+        "@pytest.mark.parametrize('value,expected', [(5, 5), (100, 99), (120, 99)])\n"
+        "def test_clamp(value, expected):\n    assert clamp(value, 0, 99) == expected\n")
+    return root
+
+
+def _fixed_once(agent, settings, tmp_path) -> str:
+    task = workspace_task(_project(tmp_path / "first" / "clampy"), TEST_COMMAND, settings, "blank-first")
+    final = start_session(agent, {**task, "script": SCRIPT, "approve_edits": False})
+    assert final["status"] == "fixed", final.get("reason")
+    return final["stored_memory_id"]
+
+
+def test_a_fix_followed_by_a_blank_line_is_stored_whole_and_replays_with_no_model(agent, settings, tmp_path):
+    memory_id = _fixed_once(agent, settings, tmp_path)
+    record = agent.memory.get(memory_id)
+    assert record.diff.endswith("\n \n") and diff_problem(record.diff) is None  # byte for byte
+    assert "[100-99]" in record.symptom and "[120-99]" in record.symptom  # parametrized ids kept
+    task = workspace_task(_project(tmp_path / "second" / "clampy"), TEST_COMMAND, settings, "blank-second")
+    final = start_session(agent, {**task, "approve_edits": False})
+    assert final["status"] == "fixed", final.get("reason")
+    assert final["budget"].get("model_requests", 0) == 0 and final["replay"]["replayed"] == memory_id
+
+
+def test_migrate_repairs_a_stripped_diff_and_marks_one_it_cannot(agent, settings, tmp_path):
+    memory_id = _fixed_once(agent, settings, tmp_path)
+    memory = agent.memory
+    good = memory.get(memory_id)
+    damaged = good.model_copy(update={"diff": good.diff.strip()})  # what the previous version stored
+    assert diff_problem(damaged.diff) is not None and repaired_diff(damaged.diff) == good.diff
+    memory._write(damaged)
+    broken_id = "00000000-0000-4000-8000-000000000001"
+    memory._write(good.model_copy(update={"memory_id": broken_id, "diff": "@@ -1,3 +1,3 @@\n-x\n+y\n",
+                                          "fix_description": "another"}))
+    report = upgrade_memory(memory)
+    assert report.repaired == 1 and report.marked == 1
+    assert memory.get(memory_id).diff == good.diff
+    marked = [r for r in memory.iter_records() if r.status == "invalidated"]
+    assert len(marked) == 1 and "does not parse" in marked[0].status_reason
+    assert upgrade_memory(memory).repaired == 0  # idempotent
+
+
+def test_memory_import_refuses_a_diff_that_does_not_parse(agent, settings, tmp_path):
+    record = agent.memory.get(_fixed_once(agent, settings, tmp_path))
+    line = record.model_dump(mode="json")
+    line["diff"] = record.diff.strip()
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(MemoryValidationError, match="line 1: .*diff: not a unified diff"):
+        read_records(path)
