@@ -73,6 +73,7 @@ class Task(TypedDict, total=False):
     knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)
     approve_edits: bool  # a human approves each edit before it is applied (nodes/approve.py)
     state_version: int  # STATE_VERSION of the code that started the session (stamped by prepare)
+    fix_memory: str  # Studio: which fix memory the run uses, said in its first update (graph/studio.py)
 
 
 class RunRecord(TypedDict):

@@ -247,7 +247,7 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
                     raise TaskInputError(f"task.python: {exc}") from None
         else:
             raise TaskInputError(f"the task names no project: {INPUTS_HINT}")
-        for name in ("prompt", "project", "script", "test_env", "test_command"):  # what the caller chose wins
+        for name in ("prompt", "project", "script", "test_env", "test_command", "approve_edits"):  # the caller's wins
             value = getattr(given, name)
             if value is not None:
                 task[name] = {**task.get("test_env", {}), **value} if name == "test_env" else value

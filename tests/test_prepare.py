@@ -97,3 +97,15 @@ def test_a_scenario_copy_cut_off_before_its_checkpoint_is_made_again(settings):
     assert not (leftover / "app" / "half.py").exists()
     assert (Path(task["workspace"]) / "app" / "settings.py").read_text() == \
         (load_scenario("alpha").template / "app" / "settings.py").read_text()
+
+
+def test_the_tasks_own_approve_edits_wins(settings):
+    """`{"task": {"scenario": "alpha", "approve_edits": true}}` asks before each edit (Studio, scripts)."""
+    from astra_memory.context import Context
+    from astra_memory.tasks import complete_task
+
+    asked = complete_task({"scenario": "alpha", "approve_edits": True}, thread_id="asks", settings=settings,
+                          context=Context())
+    assert asked["approve_edits"] is True
+    default = complete_task({"scenario": "alpha"}, thread_id="default", settings=settings, context=Context())
+    assert default["approve_edits"] is False  # a bundled scenario's fresh copy: no one is asked by default

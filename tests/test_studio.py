@@ -24,9 +24,10 @@ import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.schema import Command
 
+from astra_memory.backends.memory_only import open_memory
 from astra_memory.context import KNOBS
 from astra_memory.scenarios import load_scenario
-from astra_memory.stores.memory import NAMESPACE
+from astra_memory.settings import Settings
 from tests.conftest import LIVE_COST_VARS, ROOT, SECRET_VARS
 
 pytestmark = [pytest.mark.slow, pytest.mark.minilm]
@@ -124,6 +125,12 @@ def assistant(client) -> str:
     return client.assistants.search(graph_id=GRAPH)[0]["assistant_id"]
 
 
+def _cli_memory(server, memory_id: str):
+    """A record of the fix memory the server's runs use by default: the CLI's, in the data folder."""
+    with open_memory(Settings(home=server.data_home / "astra-memory"), read_only=True) as memory:
+        return memory.get(memory_id)
+
+
 def _error_of(client, assistant: str, payload: dict) -> dict:
     """Start a run as Studio does (streamed) and return the error event it ends with."""
     thread = client.threads.create()
@@ -156,7 +163,7 @@ def test_bad_inputs_come_back_with_clear_messages(client, assistant, tmp_path):
 
 
 def test_minimal_inputs_run_and_beta_finds_alpha_before_its_first_edit(server, client, assistant, tmp_path):
-    # 1. A bundled scenario from one line: fixed, and the fix is in the server's store.
+    # 1. A bundled scenario from one line: fixed, and the fix is in the CLI's memory (the data folder).
     alpha = client.threads.create()["thread_id"]
     final = client.runs.wait(alpha, assistant, input={"task": {"scenario": "alpha"}})
     assert final["status"] == "fixed", final.get("reason")
@@ -164,8 +171,8 @@ def test_minimal_inputs_run_and_beta_finds_alpha_before_its_first_edit(server, c
     assert final["task"]["session_id"] == alpha and final["task"]["approve_edits"] is False
     workspace = Path(final["task"]["workspace"])
     assert workspace == server.data_home / "astra-memory" / "runs" / alpha / "workspace"
-    stored = client.store.get_item(list(NAMESPACE), key=final["stored_memory_id"])
-    assert stored["value"]["session_id"] == alpha and stored["value"]["outcome"] == final["passed_outcome"]
+    stored = _cli_memory(server, final["stored_memory_id"])  # the CLI's memory, Studio's default
+    assert stored.session_id == alpha and stored.outcome == final["passed_outcome"]
 
     # 2. The user's own project (here: a copy of beta's) from a workspace and a test command; the
     #    scripted model needs the turns it plays, so they are given too. Edits wait for approval.
@@ -187,7 +194,7 @@ def test_minimal_inputs_run_and_beta_finds_alpha_before_its_first_edit(server, c
     done = client.runs.wait(thread, assistant, command=Command(resume="approve"))
     assert done["status"] == "fixed" and done["approvals"][0]["decision"] == "approve"
     assert (project / "app" / "fields.py").read_text() != before and len(done["edits"]) == 1
-    assert client.store.get_item(list(NAMESPACE), key=done["stored_memory_id"])["value"]["project"] == "ledgerline"
+    assert _cli_memory(server, done["stored_memory_id"]).project == "ledgerline"
 
     # 3. The minimal workspace input alone, on a project whose tests pass.
     calm = tmp_path / "calm"

@@ -1,9 +1,122 @@
 """The compiled graph for ``langgraph dev`` / LangGraph Studio (see langgraph.json).
 
-Studio supplies the checkpointer and the store. Scripts use ``astra_memory.graph.builder`` and
-compile their own.
+Studio supplies the checkpointer. The fix memory is, by default, the CLI's: the data folder's
+SQLite memory (``ASTRA_HOME``, else the default data folder), or the ``ASTRA_DATABASE_URL``
+PostgreSQL memory (or ``ASTRA_VECTORAI_URL``), opened once per server process on first use and
+kept open. So a fix the CLI stored is found and replayed by a Studio run, and a fix confirmed in
+Studio is found by ``astra-memory memory search``. ``ASTRA_STUDIO_MEMORY=server`` keeps the
+server's own store (``.langgraph_api/``, langgraph.json ``store``) instead, apart from the CLI's.
+
+The graph passes the opener in its config (``nodes.common.MEMORY_STORE_KEY``), which ``fix_memory``
+prefers to ``runtime.store`` (langgraph dev always passes its own store there). Its ``prepare``
+says which memory the run uses, in the first update: ``task.fix_memory`` (and the ``memory`` event).
+
+Scripts use ``astra_memory.graph.builder`` and compile their own with their own store.
 """
 
-from astra_memory.graph import graph
+from __future__ import annotations
 
-__all__ = ["graph"]
+import atexit
+import os
+import threading
+from contextlib import ExitStack
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
+
+from astra_memory.backends.open import (
+    DATABASE_URL_SETTING,
+    VECTORAI_URL_SETTING,
+    Backend,
+    open_backend,
+)
+from astra_memory.context import Context
+from astra_memory.errors import ConfigurationError
+from astra_memory.events import emit
+from astra_memory.graph.builder import build_graph
+from astra_memory.nodes.common import MEMORY_STORE_KEY
+from astra_memory.nodes.prepare import prepare
+from astra_memory.settings import Settings
+from astra_memory.state import AgentState
+from astra_memory.stores.embeddings import make_embeddings
+
+MEMORY_SETTING = "ASTRA_STUDIO_MEMORY"
+CLI_MEMORY, SERVER_MEMORY = "cli", "server"  # the values of ASTRA_STUDIO_MEMORY; cli is the default
+
+
+def memory_choice() -> str:
+    raw = os.environ.get(MEMORY_SETTING, "").strip().lower() or CLI_MEMORY
+    if raw not in (CLI_MEMORY, SERVER_MEMORY):
+        raise ConfigurationError(f"{MEMORY_SETTING}={raw!r} is not one of: {CLI_MEMORY} (the CLI's fix memory, "
+                                 f"the default), {SERVER_MEMORY} (the langgraph dev server's own store)")
+    return raw
+
+
+class CliMemory:
+    """The CLI's fix memory, opened once per process and settings on first use, closed at exit.
+    Calling it returns the store (``fix_memory`` does)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[tuple, Backend] = {}
+        self._stack = ExitStack()
+        atexit.register(self._stack.close)
+
+    def backend(self) -> Backend:
+        settings = Settings()
+        key = (str(settings.home), settings.database_url, settings.vectorai_url, settings.embeddings,
+               settings.embedding_model_path)
+        with self._lock:
+            if key not in self._open:
+                embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
+                self._open[key] = self._stack.enter_context(open_backend(settings, embeddings, checkpointer=False))
+            return self._open[key]
+
+    def __call__(self) -> BaseStore:
+        return self.backend().store
+
+    def describe(self) -> str:
+        backend = self.backend()
+        if backend.kind == "postgres":
+            where = f"PostgreSQL {backend.where} ({DATABASE_URL_SETTING})"
+        elif "vectorai" in backend.kind:
+            where = f"VectorAI DB {backend.where} ({VECTORAI_URL_SETTING})"
+        else:
+            where = f"SQLite {backend.where} (the data folder: ASTRA_HOME, else the default)"
+        return f"the CLI's fix memory: {where}; {MEMORY_SETTING}={SERVER_MEMORY} uses the server's store instead"
+
+
+SERVER_STORE_TEXT = (f"the langgraph dev server's own store ({MEMORY_SETTING}={SERVER_MEMORY}), not the CLI's fix "
+                     f"memory; unset {MEMORY_SETTING} to share the CLI's")
+
+
+def describe_memory(config: RunnableConfig) -> str:
+    opener = (config.get("configurable") or {}).get(MEMORY_STORE_KEY)
+    return opener.describe() if isinstance(opener, CliMemory) else SERVER_STORE_TEXT
+
+
+def prepare_in_studio(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]) -> dict:
+    """``prepare``, and which fix memory the run uses in its update (the run's first) and its events.
+    The memory is opened here, so a memory that cannot be opened stops the run at its first step."""
+    update = prepare(state, config, runtime)
+    where = describe_memory(config)
+    task = {**update["task"], "fix_memory": where}
+    emit(task.get("run_dir"), "memory", where=where)
+    return {**update, "task": task}
+
+
+def studio_graph(choice: str | None = None):
+    builder = build_graph()
+    del builder.nodes["prepare"]  # the same node, saying which memory the run uses (edges are by name)
+    builder.add_node("prepare", prepare_in_studio)
+    compiled = builder.compile()
+    if (choice or memory_choice()) == SERVER_MEMORY:
+        return compiled
+    return compiled.with_config(configurable={MEMORY_STORE_KEY: CLI_STORE})
+
+
+CLI_STORE = CliMemory()
+graph = studio_graph()
+
+__all__ = ["graph", "studio_graph"]

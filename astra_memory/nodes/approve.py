@@ -30,7 +30,7 @@ from astra_memory.nodes.common import (
     reply,
     workspace_of,
 )
-from astra_memory.rules.approval import ANSWERS, EDIT_REQUEST, ask
+from astra_memory.rules.approval import ask, edit_request
 from astra_memory.rules.gates import require_diagnosis
 from astra_memory.rules.limits import check_limits
 from astra_memory.state import AgentState, ApprovalInfo
@@ -38,10 +38,9 @@ from astra_memory.tools.registry import ToolCallError, validate_call
 
 
 def approval_request(call: dict, args: Any, diff: str) -> dict:
-    """What the human is shown (the interrupt's value)."""
-    return {"kind": EDIT_REQUEST, "tool_call_id": call["id"], "path": args.path, "old_text": args.old_text,
-            "new_text": args.new_text, "diff": diff,
-            "question": f"Apply this edit to {args.path}? Resume with {ANSWERS}."}
+    """What the human is shown (the interrupt's value: the ``approve_edit`` payload of rules/approval.py)."""
+    return edit_request(tool_call_id=call["id"], path=args.path, old_text=args.old_text, new_text=args.new_text,
+                        diff=diff)
 
 
 def approve(state: AgentState, runtime: Runtime[Context]) -> dict:

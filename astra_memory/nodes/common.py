@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
@@ -22,11 +23,22 @@ def context_of(runtime: Runtime[Context]) -> Context:
     return runtime.context or Context()
 
 
+MEMORY_STORE_KEY = "__astra_memory_store"  # configurable: a callable returning the store (graph/studio.py)
+
+
 def fix_memory(runtime: Runtime[Context]) -> FixMemory:
-    if runtime.store is None:
+    """The fix memory on the run's store: the one the graph was compiled with, unless the run's config
+    names another (``MEMORY_STORE_KEY``: the graph Studio serves opens the CLI's memory this way,
+    so the server's own store, which ``langgraph dev`` always passes, is not used)."""
+    try:
+        opener = (get_config().get("configurable") or {}).get(MEMORY_STORE_KEY)
+    except RuntimeError:  # called outside a graph run
+        opener = None
+    store = opener() if opener is not None else runtime.store
+    if store is None:
         raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")
     context = context_of(runtime)
-    return FixMemory(runtime.store, min_score=context.min_score, namespace=namespace_for(context.namespace))
+    return FixMemory(store, min_score=context.min_score, namespace=namespace_for(context.namespace))
 
 
 def workspace_of(state: AgentState) -> Workspace:

@@ -30,7 +30,7 @@ from astra_memory.events import emit
 from astra_memory.models.advice import needs_model_advice
 from astra_memory.models.factory import model_name
 from astra_memory.nodes.common import context_of, fix_memory, workspace_of
-from astra_memory.rules.approval import REPLAY_REQUEST, ask
+from astra_memory.rules.approval import ask, replay_request
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.runner_checks import runner_checks
 from astra_memory.state import (
@@ -113,7 +113,7 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
             return update
     if skipped_for_trust:  # on screen (the replay line) and in the report: why nothing ran
         info["skipped"] = ("not replayed without a human's approval, and no one answers approvals in this session "
-                           "(no terminal; --approve-edits asks): " + " | ".join(skipped_for_trust))
+                           "(CLI: --approve-edits on a terminal; Studio and scripts: the approve_edits setting): " + " | ".join(skipped_for_trust))
     if runs:
         update.update(test_runs=runs, budget={"test_runs": len(runs)})
     if no_model(state, context):
@@ -139,12 +139,9 @@ REPLAY_APPROVAL_PREFIX = "replay:"  # state["approvals"] entry of a replay: tool
 def approved(record: FixRecord, patches: list[patch.FilePatch], why: list[str] = ()) -> tuple[bool, str]:
     """Ask the human (interrupt) whether to replay ``record``'s diff here: (yes?, reason if not)."""
     diff = "".join(unified_diff(p.path, p.before, p.after) for p in patches)
-    caution = (" It needs your approval: " + "; ".join(why) + ".") if why else ""
-    request = {"kind": REPLAY_REQUEST, "memory_id": record.memory_id, "path": ", ".join(p.path for p in patches),
-               "old_text": "", "new_text": "", "diff": diff, "why": list(why),
-               "question": f"Replay the confirmed fix {record.memory_id} from memory (0 model requests)?{caution} "
-                           f'Resume with "approve" or {{"action": "reject", "reason": "..."}}.'}
-    answer = ask(request, edit_allowed=False)  # a stored diff is replayed as it is, or not at all
+    request = replay_request(memory_id=record.memory_id, path=", ".join(p.path for p in patches), diff=diff,
+                             why=list(why))
+    answer = ask(request)  # approve or reject: a stored diff is replayed as it is, or not at all
     return answer.action == "approve", answer.reason.strip() or "no reason given"
 
 
@@ -160,7 +157,7 @@ def _try(state: AgentState, context: Context, workspace, journal_dir: Path | Non
         return Attempt("does not apply: the diff changes nothing here")
     if why and not ask:  # it would apply; only a human may let it run here, and no one is asked
         return Attempt("skipped: replaying it needs a human's approval (" + "; ".join(why)
-                       + "), and no one answers approvals in this session (no terminal; --approve-edits asks)",
+                       + "), and no one answers approvals in this session (CLI: --approve-edits on a terminal; Studio and scripts: the approve_edits setting)",
                        skipped=True)
     approval = None
     if ask:

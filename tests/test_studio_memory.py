@@ -1,0 +1,79 @@
+"""One memory for the CLI and Studio (issue 23, part 2): the real `langgraph dev` (tests/test_studio.py's
+server, its own for this module) uses the CLI's fix memory by default, the data folder's SQLite file.
+
+A fix the CLI stored is found and replayed by a Studio run; a fix confirmed in Studio is found by
+`astra-memory memory search`; the run's first update says which memory it uses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from astra_memory.graph.studio import MEMORY_SETTING, SERVER_MEMORY, studio_graph
+from astra_memory.nodes.common import MEMORY_STORE_KEY
+from tests.test_studio import assistant, client, server  # noqa: F401  (the module's own server)
+
+pytestmark = [pytest.mark.slow, pytest.mark.minilm]
+
+
+def _cli(running, *args: str) -> str:
+    """The CLI as a user runs it beside the server: the same default data folder (no ASTRA_HOME)."""
+    env = {k: v for k, v in os.environ.items() if k != "ASTRA_HOME"}
+    env.update(XDG_DATA_HOME=str(running.data_home), ASTRA_EMBEDDINGS="minilm")
+    result = subprocess.run([sys.executable, "-m", "astra_memory", *args], env=env, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return result.stdout
+
+
+def test_the_cli_and_studio_share_one_fix_memory(server, client, assistant):  # noqa: F811
+    memory_file = server.data_home / "astra-memory" / "memory.sqlite"
+
+    # 1. The CLI fixes alpha and stores the fix in its memory, the data folder's SQLite file.
+    _cli(server, "run", "alpha")
+    (stored,) = json.loads(_cli(server, "memory", "list", "--json"))
+    cli_fix = stored["memory_id"]
+
+    # 2. Studio, on a new thread: the first update names that memory; the CLI's fix is found and replayed.
+    thread = client.threads.create()["thread_id"]
+    updates = [e.data for e in client.runs.stream(thread, assistant, input={"task": {"scenario": "alpha"}},
+                                                  stream_mode="updates") if e.event == "updates"]
+    first = updates[0]["prepare"]["task"]["fix_memory"]
+    assert first.startswith(f"the CLI's fix memory: SQLite {memory_file} ") and MEMORY_SETTING in first
+    final = client.threads.get_state(thread)["values"]
+    assert final["status"] == "fixed", final.get("reason")
+    assert final["memory"]["hits"][0]["memory_id"] == cli_fix
+    assert final["replay"]["replayed"] == cli_fix and final["budget"].get("model_requests", 0) == 0
+    assert not client.store.search_items(["astra"])["items"], "the server's own store was written"
+
+    # 3. A fix confirmed in Studio (beta, by the scripted model) is found by `astra-memory memory search`.
+    beta = client.runs.wait(client.threads.create()["thread_id"], assistant, input={"task": {"scenario": "beta"}})
+    assert beta["status"] == "fixed" and beta["stored_memory_id"] not in (None, cli_fix)
+    found = json.loads(_cli(server, "memory", "search", beta["memory"]["query"], "--json"))
+    assert beta["stored_memory_id"] in [hit["memory_id"] for hit in found]
+    shown = _cli(server, "memory", "show", beta["stored_memory_id"])
+    assert beta["stored_memory_id"] in shown
+
+
+def test_the_servers_own_store_is_a_named_choice(tmp_path, monkeypatch):
+    """ASTRA_STUDIO_MEMORY=server: the store the server passes (here a script's) is used, and the
+    first update says so; the default graph carries the CLI memory's opener."""
+    from langgraph.store.memory import InMemoryStore
+
+    assert MEMORY_STORE_KEY in studio_graph().config["configurable"]
+    chosen = studio_graph(SERVER_MEMORY)
+    assert MEMORY_STORE_KEY not in (chosen.config or {}).get("configurable", {})
+    own = InMemoryStore()
+    graph = chosen.copy(update={"checkpointer": InMemorySaver(), "store": own})
+    config = {"configurable": {"thread_id": "server-store"}}
+    first = next(iter(graph.stream({"task": {"scenario": "alpha"}}, config, stream_mode="updates")))
+    assert first["prepare"]["task"]["fix_memory"].startswith(f"the langgraph dev server's own store ({MEMORY_SETTING}")
+    monkeypatch.setenv(MEMORY_SETTING, "elsewhere")
+    with pytest.raises(ValueError, match="ASTRA_STUDIO_MEMORY='elsewhere' is not one of: cli"):
+        studio_graph()
