@@ -154,3 +154,18 @@ def test_a_diagnoses_file_feeds_the_second_search(tmp_path):
     path.write_text('{"id": "q1", "diagnosis": "x"}\nnot json\n')
     with pytest.raises(CaseFileError, match=r"diagnoses.jsonl:2"):
         load_diagnoses(path)
+
+
+def test_a_hand_written_diff_with_miscounted_hunks_is_recounted_keeping_its_changes():
+    """Two case sets hold hand-written diffs whose @@ counts are off; the store refuses a diff that
+    does not parse, so the bench recounts them (bench/retrieval.py case_diff) and keeps the change."""
+    from astra_memory.bench.retrieval import case_diff
+    from astra_memory.workspace.diffs import diff_problem, hunk_edits
+
+    bad = ("--- a/app/x.py\n+++ b/app/x.py\n@@ -3,7 +3,7 @@ def f():\n     a = 1\n-    return a\n+    return a + 1\n"
+           "\n@@ -20,2 +20,2 @@\n-x = 1\n+x = 2\n")
+    assert diff_problem(bad)
+    fixed = case_diff(bad)
+    assert fixed and diff_problem(fixed) is None
+    edits = hunk_edits(fixed)
+    assert any("return a + 1" in e.new_text for e in edits) and any("x = 2" in e.new_text for e in edits)

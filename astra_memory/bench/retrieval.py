@@ -33,6 +33,7 @@ before any record was seen; scenarios/__init__.py).
 
 from __future__ import annotations
 
+import re
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
+from astra_memory.workspace.diffs import diff_problem, repaired_diff
 
 SEARCH_TOP_K = 10  # the most FixMemory.search_codebase_memory returns; MRR is MRR@10
 SESSION_TOP_K = 3  # what a session's mandatory memory search asks for (Context.memory_top_k)
@@ -151,11 +153,50 @@ def ranked(hits, exclude: list[str]) -> Ranked:
     return Ranked([h.record.session_id for h in kept], [h.score for h in kept])
 
 
+_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$")
+
+
+def recounted_diff(diff: str) -> str:
+    """A hand-written case diff whose hunk headers miscount their lines (two blind sets have them),
+    with each header's counts recounted from the hunk's own lines, as ``recountdiff`` does. A session
+    never stores such a diff (the store refuses a diff that does not parse); the bench recounts it so
+    the case is stored through that same path. The changed lines, and so the record's id, are kept."""
+    lines, out, i = diff.split("\n"), [], 0
+    while i < len(lines):
+        header = _HUNK_HEADER.match(lines[i])
+        if not header:
+            out.append(lines[i])
+            i += 1
+            continue
+        body = []
+        i += 1
+        while i < len(lines) and not lines[i].startswith(("@@ ", "--- ", "diff ")) and (
+                lines[i][:1] in (" ", "-", "+", "\\") or (lines[i] == "" and i < len(lines) - 1)):
+            body.append(lines[i] if lines[i] else " ")
+            i += 1
+        old = sum(1 for b in body if b[:1] in (" ", "-"))
+        new = sum(1 for b in body if b[:1] in (" ", "+"))
+        out.append(f"@@ -{header.group(1)},{old} +{header.group(2)},{new} @@{header.group(3)}")
+        out.extend(body)
+    return "\n".join(out)
+
+
+def case_diff(diff: str) -> str:
+    """The case's diff as a session could have stored it: as written when it parses, else with its
+    closing blank lines put back, else recounted; "" (a fix stored without a diff) when none parses."""
+    if not diff_problem(diff):
+        return diff
+    for candidate in (repaired_diff(diff), recounted_diff(diff)):
+        if candidate is not None and not diff_problem(candidate):
+            return candidate
+    return ""
+
+
 def store_case_record(memory: FixMemory, rec: RecordCase) -> FixRecord:
     """A case record stored as a session stores its fix (the symptom the ``store`` node writes)."""
     return memory.store_fix_memory(
         fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
-        confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=rec.diff,
+        confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=case_diff(rec.diff),
         session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
 
 
