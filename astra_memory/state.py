@@ -120,6 +120,18 @@ class MemoryHitInfo(TypedDict):
     project: str
 
 
+class AttemptHitInfo(TypedDict):
+    """A failed attempt delivered beside the fixes (stores/attempts.py): labelled, never a fix."""
+
+    kind: Literal["attempt"]
+    attempt_id: str
+    same_failure: bool  # same project and failing tests (else: a similar symptom above a strict score)
+    score: float | None
+    end: str  # tests_failed / not_confirmed / not_stored
+    outcome: str
+    times_tried: int
+
+
 class MemoryResult(TypedDict):
     """The mandatory memory search: what was asked, what came back, and that it was delivered."""
 
@@ -127,6 +139,15 @@ class MemoryResult(TypedDict):
     hits: list[MemoryHitInfo]
     text: str  # what the model was shown
     delivered: bool  # an empty result counts as delivered
+    attempts: NotRequired[list[AttemptHitInfo]]  # failed attempts shown beside the fixes (first search only)
+
+
+class RepeatRefused(TypedDict):
+    """An apply_edit refused because it would make exactly a change already recorded as failing."""
+
+    tool_call_id: str
+    attempt_id: str
+    path: str
 
 
 class DiagnosisResult(TypedDict):
@@ -216,6 +237,8 @@ class AgentState(TypedDict, total=False):
     reason: str | None  # why the run ended the way it did
     last_node: str
     approvals: Annotated[list[ApprovalInfo], operator.add]  # every answer to an approval request
+    attempt_records: Annotated[list[str], operator.add]  # ids of the failed attempts this session recorded
+    repeats_refused: Annotated[list[RepeatRefused], operator.add]  # edits refused as exact repetitions
 
 
 class InputState(TypedDict):
@@ -251,3 +274,11 @@ def memory_result(query: str, hits: list[Any], text: str) -> MemoryResult:
     return MemoryResult(query=query, text=text, delivered=True, hits=[
         MemoryHitInfo(memory_id=h.record.memory_id, score=round(h.score, 4), session_id=h.record.session_id,
                       project=h.record.project) for h in hits])
+
+
+def attempt_hit_info(hit: Any) -> AttemptHitInfo:
+    """A delivered failed attempt (stores.attempts.AttemptHit) as the state keeps it."""
+    r = hit.record
+    return AttemptHitInfo(kind="attempt", attempt_id=r.attempt_id, same_failure=hit.same_failure,
+                          score=None if hit.score is None else round(hit.score, 4), end=r.end,
+                          outcome=r.outcome, times_tried=r.times_tried)

@@ -13,7 +13,8 @@ The fresh copy's run is judged like the workspace's (testrun/results.py): agains
 per-test results, with the environment the tests import from held to observe's record (the linked
 ``.venv`` is the workspace's own: read-only for the step, or checked by manifest after it).
 
-Idempotent: a re-run after a crash builds a new fresh copy and runs the tests again.
+Idempotent: a re-run after a crash builds a new fresh copy and runs the tests again. A change that
+does not confirm is kept as a failed attempt (nodes/attempt_log.py).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
+from astra_memory.nodes.attempt_log import record_attempt, split_failing
 from astra_memory.nodes.common import context_of, workspace_of
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_workspace_passed
@@ -90,6 +92,7 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
     destination = run_dir / FRESH_DIR
     pristine = Path(state.get("pristine") or "")
     files: list[str] = []
+    run = None
     try:
         if not state.get("pristine") or not pristine.is_dir():
             raise NotTheSessionsEdits("there is no snapshot of the project as it was before the session")
@@ -110,6 +113,9 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
     update["confirm"] = result
     if not result["passed"]:
         update.update(status="unconfirmed", reason=result["reason"])
+        still, newly = split_failing(state, getattr(run, "tests", None) if run is not None else None)
+        update["attempt_records"] = record_attempt(state, runtime, end="not_confirmed", outcome=result["reason"],
+                                                   still_failing=still, newly_failing=newly)
     emit(task.get("run_dir"), "confirm", passed=result["passed"], outcome=result["outcome"], files=files,
          reason=result["reason"])
     if not task.get("run_dir"):

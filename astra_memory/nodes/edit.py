@@ -1,4 +1,9 @@
-"""edit: apply the model's apply_edit inside the workspace, journaled so a crash never applies it twice."""
+"""edit: apply the model's apply_edit inside the workspace, journaled so a crash never applies it twice.
+
+An edit that would make exactly a change already recorded as a failed attempt on this failure is not
+applied (nodes/attempt_log.py repeated_attempt); the model is told which attempt and what its tests
+said. A human's approval of that very call overrides it.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,11 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
+from astra_memory.nodes.attempt_log import (
+    human_approved_call,
+    repeated_attempt,
+    repetition_message,
+)
 from astra_memory.nodes.common import (
     refuse_call,
     refuse_rest,
@@ -19,7 +29,7 @@ from astra_memory.nodes.common import (
     workspace_of,
 )
 from astra_memory.rules.gates import require_diagnosis
-from astra_memory.state import AgentState, edit_info
+from astra_memory.state import AgentState, RepeatRefused, edit_info
 from astra_memory.tools.guard import bound_text, call_guarded
 from astra_memory.tools.registry import ToolCallError, validate_call
 
@@ -48,6 +58,16 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     except ToolCallError as exc:
         return refuse_call(state, context, update, call, calls, exc)
     workspace = workspace_of(state)
+    # The repetition gate: exactly a change already recorded as failing on this failure is not applied
+    # blind. A human who approved this very call has seen it (nodes/approve.py) and may override.
+    repeat = None if human_approved_call(state, call["id"]) else repeated_attempt(
+        state, runtime, workspace, args.path, args.old_text, args.new_text)
+    if repeat is not None:
+        emit(task.get("run_dir"), "repeat_refused", attempt_id=repeat.attempt_id, path=args.path)
+        update.update(repeats_refused=[RepeatRefused(tool_call_id=str(call["id"]), attempt_id=repeat.attempt_id,
+                                                     path=args.path)],
+                      messages=[reply(call, repetition_message(repeat), error=True), *refuse_rest(calls)])
+        return update
     record, problem = call_guarded(
         lambda: workspace.apply_edit(args.path, args.old_text, args.new_text, journal=journal))
     if problem is not None:  # refused or failed: an observation, the file unchanged

@@ -1,4 +1,8 @@
-"""memory_search: the mandatory search of confirmed fixes, with observed symptoms only."""
+"""memory_search: the mandatory search of confirmed fixes, with observed symptoms only.
+
+Beside the fixes, and labelled apart, it delivers the failed attempts on this failure
+(stores/attempts.py): what was tried before and did not pass.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,11 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.nodes.attempt_log import failing_tests
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.redact import scrub
-from astra_memory.state import AgentState, memory_result
-from astra_memory.stores.format import format_hits
+from astra_memory.state import AgentState, attempt_hit_info, memory_result
+from astra_memory.stores.format import format_attempts, format_hits
 from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.testrun.symptoms import Failure, symptom_query
 
@@ -20,15 +25,22 @@ from astra_memory.testrun.symptoms import Failure, symptom_query
 def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     task, failure = state["task"], Failure(**state["failure"])
     query = symptom_query(failure)
-    hits = fix_memory(runtime).search_codebase_memory(query, top_k=context_of(runtime).memory_top_k,
-                                                      project=task.get("project") or None)
+    memory_service = fix_memory(runtime)
+    hits = memory_service.search_codebase_memory(query, top_k=context_of(runtime).memory_top_k,
+                                                 project=task.get("project") or None)
+    # Beside the fixes, apart from them: changes already tried on this failure that did not pass.
+    tried = memory_service.attempts.delivered(query, project=task.get("project", ""),
+                                              failing_tests=failing_tests(state))
     text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
+    if tried:
+        text += "\n\n" + format_attempts(tried)
     memory = memory_result(query, hits, text)  # delivered, even when empty
+    memory["attempts"] = [attempt_hit_info(h) for h in tried]
     brief = scrub(
         f"Task: {task.get('prompt', '').strip()}\n\n"
         f"Observed failure (from `{task['test_command']}`):\n"
         f"{json.dumps(failure.to_dict(), indent=1)}\n\n"
         f"Mandatory memory search for these symptoms returned:\n{text}"
     )
-    emit(task.get("run_dir"), "memory_search", query=query, hits=memory["hits"])
+    emit(task.get("run_dir"), "memory_search", query=query, hits=memory["hits"], attempts=memory["attempts"])
     return {"memory": memory, "messages": [HumanMessage(content=brief)]}

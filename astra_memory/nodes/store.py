@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
+from astra_memory.nodes.attempt_log import failing_tests, record_attempt
 from astra_memory.nodes.common import fix_memory
 from astra_memory.nodes.replay import REPLAY_APPROVAL_PREFIX
 from astra_memory.rules.gates import require_fix_confirmed
@@ -63,14 +64,15 @@ def human_approved(state: AgentState, check: RunnerCheck) -> bool:
     return False
 
 
-def refused(state: AgentState, checks: list[RunnerCheck]) -> dict:
+def refused(state: AgentState, runtime: Runtime[Context], checks: list[RunnerCheck]) -> dict:
     shown = "; ".join(c.describe() for c in checks[:CHECKS_SHOWN])
     more = f" (and {len(checks) - CHECKS_SHOWN} more)" if len(checks) > CHECKS_SHOWN else ""
     reason = (f"not stored: the fix special-cases the test runner, which a passing test run cannot confirm: "
               f"{shown}{more}. Only a human's approval of that edit (--approve-edits) lets such a fix be stored")
     emit(state["task"].get("run_dir"), "store_refused", reason=reason,
          checks=[{"path": c.path, "line": c.line, "what": c.what} for c in checks])
-    return {"status": "unconfirmed", "reason": reason}
+    return {"status": "unconfirmed", "reason": reason,
+            "attempt_records": record_attempt(state, runtime, end="not_stored", outcome=reason)}
 
 
 def store(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -82,7 +84,7 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     folders = [p for p in (task.get("run_dir"), state.get("pristine"), task.get("workspace")) if p]
     unapproved = [c for c in runner_checks(diff, paths=folders) if not human_approved(state, c)]
     if unapproved:
-        return refused(state, unapproved)
+        return refused(state, runtime, unapproved)
     memory = fix_memory(runtime)
     project = task.get("project", "")
     source = memory.get(replayed) if replayed else None  # the replayed record, before this confirmation
@@ -118,6 +120,10 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         if superseded:
             emit(task.get("run_dir"), "superseded", memory_id=record.memory_id, superseded=superseded)
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
+    # The attempts on this failure that did not pass are linked to the fix that did ("tried first").
+    linked = memory.attempts.link(project=project, failing_tests=failing_tests(state), fix_id=record.memory_id)
+    if linked:
+        emit(task.get("run_dir"), "attempts_linked", memory_id=record.memory_id, attempts=linked)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
             "reason": f"confirmed in a fresh copy of the project by {record.outcome}"
                       + (f"; replayed memory {replayed} with 0 model requests" if replayed else "")

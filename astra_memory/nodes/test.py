@@ -2,6 +2,7 @@
 
 A pass is judged against observe's run (testrun/results.py): every test that failed there passes
 now by id, nothing fails, at least one test passed, and the environment is as observe recorded it.
+A run that does not pass makes the tested change a failed attempt in memory (nodes/attempt_log.py).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.nodes.attempt_log import record_attempt, split_failing
 from astra_memory.nodes.common import (
     context_of,
     current_calls,
@@ -58,6 +60,9 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
         update["passed_outcome"] = run.outcome
         update["messages"] = [reply(call, f"tests passed: {run.outcome}"), *refuse_rest(calls)]
         return update
+    still, newly = split_failing(state, getattr(run, "tests", None))
+    update["attempt_records"] = record_attempt(state, runtime, end="tests_failed", outcome=run.outcome,
+                                               still_failing=still, newly_failing=newly)
     tail = run.output[-OUTPUT_TAIL_CHARS:]
     update["messages"] = [reply(call, f"tests still fail: {run.outcome}\n{tail}", error=True), *refuse_rest(calls)]
     hit = check_limits({**state, "attempts": attempts}, context, "attempts", detail=f"tests still fail: {run.outcome}")

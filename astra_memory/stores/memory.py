@@ -16,6 +16,7 @@ from langgraph.store.base import BaseStore
 
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
+from astra_memory.stores.attempts import AttemptMemory
 from astra_memory.stores.evidence import evidence_order
 from astra_memory.stores.hybrid import CANDIDATE_POOL, deliverable, hybrid_order
 from astra_memory.stores.locks import record_lock
@@ -62,6 +63,11 @@ class FixMemory:
         self.namespace = namespace
         self.hybrid = hybrid  # False: the vector order alone (the retrieval bench's ablation)
         self.evidence = evidence  # "off" and "all": the evidence bench's comparisons
+
+    @property
+    def attempts(self) -> AttemptMemory:
+        """This namespace's failed attempts (stores/attempts.py): beside the fixes, never among them."""
+        return AttemptMemory(self.store, self.namespace)
 
     # -- search ---------------------------------------------------------------------------
     def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,

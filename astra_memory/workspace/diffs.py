@@ -153,3 +153,18 @@ def changed_lines(diff: str) -> set[tuple[str, str]]:
         return set()
     return {(_strip_prefix(p.path), _squash(line.value)) for p in patch for hunk in p for line in hunk
             if line.line_type == "-" and line.value.strip()}
+
+
+def diff_summary(diff: str, *, max_lines: int = 6) -> tuple[list[str], list[str]]:
+    """(``"path +added -removed"`` per file, the first ``max_lines`` changed lines as ``+``/``-`` text):
+    what a failed attempt changed, in a few lines. A diff that does not parse gives ([], [])."""
+    try:
+        patch = _parse(diff)
+    except DiffError:
+        return [], []
+    files, changed = [], []
+    for patched in patch:
+        files.append(f"{_strip_prefix(patched.path)} +{patched.added} -{patched.removed}")
+        for hunk in patched:
+            changed += [f"{line.line_type}{line.value.rstrip()}" for line in hunk if line.is_added or line.is_removed]
+    return files, changed[:max_lines]

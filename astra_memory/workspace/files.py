@@ -223,10 +223,14 @@ class Workspace:
     # -- the one write ----------------------------------------------------------------------
     def preview_edit(self, path: str, old_text: str, new_text: str) -> str:
         """The unified diff ``apply_edit`` would write, refused for the same reasons; nothing is written."""
+        return self.preview_record(path, old_text, new_text).diff
+
+    def preview_record(self, path: str, old_text: str, new_text: str) -> EditRecord:
+        """The record (path, hashes, diff) ``apply_edit`` would make; nothing is written."""
         parts = self.file_parts(path, for_write=True)
         with open_dir(self.root, parts[:-1]) as dir_fd:
             rel, current, _ = self._editable_text(dir_fd, parts, path, new_text)
-        return self._plan(rel, current, old_text, new_text, None)[0].diff
+        return self._plan(rel, current, old_text, new_text, None)[0]
 
     def _editable_text(self, dir_fd: int, parts: tuple[str, ...], path: str, new_text: str) -> tuple[str, str, os.stat_result]:
         """(relative path, current text, stat) of a file the agent may edit, or WorkspaceError."""

@@ -1,0 +1,102 @@
+"""Failed attempts from the session's state: what test, confirm and store record, and what edit checks.
+
+Not a node: the shared part of three nodes that end a tested change without a fix (``test``: the
+workspace tests still fail; ``confirm``: they passed there but not in the fresh copy; ``store``: the
+change special-cases the test runner) and of the repetition gate in ``edit``. The change is the
+session's edits so far: each file's sha256 before the session and as tested (``file_states``), and
+their diffs byte for byte. Recording is best effort: memory out of reach must not end a session
+that is still working, so a failure to record is an event (``attempt_not_recorded``), not an error.
+"""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from astra_memory.context import Context
+from astra_memory.errors import WorkspaceError
+from astra_memory.events import emit
+from astra_memory.nodes.common import fix_memory
+from astra_memory.state import AgentState, EditInfo
+from astra_memory.stores.attempt_record import AttemptEnd, AttemptRecord
+from astra_memory.testrun.symptoms import Failure, symptom_query
+from astra_memory.workspace.files import Workspace
+
+
+def failing_tests(state: AgentState) -> list[str]:
+    """The failure an attempt is tried on: the failing test ids by pytest's results, else by the output."""
+    failure = state.get("failure") or {}
+    return list(failure.get("failing_ids") or failure.get("failing_tests") or [])
+
+
+def file_states(edits: list[EditInfo]) -> dict[str, list[str]]:
+    """path -> [sha256 before the session's first edit of it, sha256 after its last]."""
+    states: dict[str, list[str]] = {}
+    for e in edits:
+        states.setdefault(e["path"], [e["before_sha256"], e["after_sha256"]])[1] = e["after_sha256"]
+    return states
+
+
+def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: AttemptEnd, outcome: str,
+                   still_failing: list[str] | None = None, newly_failing: list[str] | None = None,
+                   edits: list[EditInfo] | None = None) -> list[str]:
+    """Record the session's tested change as a failed attempt; ``[its id]``, or [] when it was not
+    recorded (no edit, no observed failure, or memory out of reach: said in an event)."""
+    task = state["task"]
+    edits = list(state.get("edits") or []) if edits is None else edits
+    failure = state.get("failure")
+    if not edits or not failure:
+        return []
+    replayed = (state.get("replay") or {}).get("replayed")
+    try:
+        record = fix_memory(runtime).attempts.record(
+            project=task.get("project", ""), failing_tests=failing_tests(state),
+            symptom=symptom_query(Failure(**failure)), error_type=failure.get("error_type") or "Error",
+            diff="".join(e["diff"] for e in edits), file_states=file_states(edits), end=end,
+            outcome=outcome or "no outcome", still_failing=still_failing or [], newly_failing=newly_failing or [],
+            session_id=task["session_id"],
+            model="none (replayed from memory)" if replayed else task.get("model", "scripted"))
+    except Exception as exc:  # noqa: BLE001 -- best effort by design (module docstring); said, not hidden
+        emit(task.get("run_dir"), "attempt_not_recorded", end=end, error=f"{type(exc).__name__}: {exc}")
+        return []
+    emit(task.get("run_dir"), "attempt_recorded", attempt_id=record.attempt_id, end=end, outcome=record.outcome)
+    return [record.attempt_id]
+
+
+def split_failing(state: AgentState, tests: dict[str, str] | None) -> tuple[list[str], list[str]]:
+    """(tests that failed at observe and still do, tests that newly fail) from a run's non-passing tests."""
+    before = set(failing_tests(state))
+    now = sorted(tests or {})
+    return [t for t in now if t in before], [t for t in now if t not in before]
+
+
+def repeated_attempt(state: AgentState, runtime: Runtime[Context], workspace: Workspace, path: str,
+                     old_text: str, new_text: str) -> AttemptRecord | None:
+    """The failed attempt this edit would repeat exactly (same failure, every file the session changed
+    the same before and after), or None. An edit the workspace would refuse is not judged here."""
+    try:
+        planned = workspace.preview_record(path, old_text, new_text)
+    except WorkspaceError:
+        return None  # apply_edit refuses it and says why
+    after = [*(state.get("edits") or []), EditInfo(path=planned.path, before_sha256=planned.before_sha256,
+                                                   after_sha256=planned.after_sha256, diff="")]
+    task = state["task"]
+    try:
+        return fix_memory(runtime).attempts.repeat_of(project=task.get("project", ""),
+                                                      failing_tests=failing_tests(state), file_states=file_states(after))
+    except Exception as exc:  # noqa: BLE001 -- the gate is best effort too: memory out of reach is said
+        emit(task.get("run_dir"), "attempt_check_failed", error=f"{type(exc).__name__}: {exc}")
+        return None
+
+
+def human_approved_call(state: AgentState, call_id: str) -> bool:
+    """A human approved this very call (or approved it with their own new text): the gate yields."""
+    return any(a.get("tool_call_id") == call_id and a.get("decision") in ("approve", "edit")
+               for a in state.get("approvals") or [])
+
+
+def repetition_message(record: AttemptRecord) -> str:
+    """What the model is told instead of the edit being applied."""
+    last = record.sessions[-1]
+    return (f"not applied: this exact change was already tried on this failure and did not pass "
+            f"(failed attempt {record.attempt_id}, session {last.session_id!r}, {record.times_tried} time(s); "
+            f"tests said: {record.outcome[:300]}). Make a different change, or finish.")

@@ -1,0 +1,185 @@
+"""AttemptMemory: failed attempts, on the same LangGraph store as the fixes but never among them.
+
+Kept in ``attempts_namespace(fix namespace)`` (stores/attempt_record.py), which no fix search can
+reach. What the graph does with them:
+
+- ``record``: a tested change that did not pass (nodes/attempt_log.py, from test, confirm, store);
+  the same change on the same failure again adds its session to the one record;
+- ``delivered``: what the first memory search shows beside the fixes: the attempts on exactly
+  this failure (same project, same failing tests) first, then ones on a similar symptom elsewhere
+  only above ``OTHER_MIN_SCORE``; at most ``MAX_DELIVERED``; never the ones linked to a fix;
+- ``repeat_of``: the repetition gate's question (nodes/edit.py): was exactly this change (same
+  files before, same files after) already tried on this failure and failed?
+- ``link``: a fix confirmed later for the same failure takes its attempts ("tried first, did not
+  pass"); linked attempts are shown with the fix and no longer delivered on their own.
+
+Bounded so that a looping model cannot flood memory: at most ``MAX_PER_FAILURE`` records per
+failure and ``MAX_PER_PROJECT`` per project; the least recently tried go first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from langgraph.store.base import BaseStore
+
+from astra_memory.stores.attempt_record import (
+    MAX_SESSIONS,
+    AttemptEnd,
+    AttemptRecord,
+    AttemptSession,
+    attempt_id_for,
+    attempts_namespace,
+    failure_key,
+    validate_attempt,
+)
+from astra_memory.stores.locks import record_lock
+from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
+from astra_memory.stores.record import utc_now
+from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
+
+MAX_DELIVERED = 3
+# An attempt from another failure is shown only when its symptom is this close (MiniLM cosine; the
+# fix search's floor is 0.15). Strict on purpose: a failed change on another bug is noise.
+OTHER_MIN_SCORE = 0.80
+MAX_PER_FAILURE = 10
+MAX_PER_PROJECT = 200
+_PAGE = 500
+
+
+@dataclass(frozen=True)
+class AttemptHit:
+    record: AttemptRecord
+    score: float | None  # None: found by its failure, not by similarity
+    same_failure: bool
+
+    def to_dict(self) -> dict:
+        return {"kind": "attempt", "same_failure": self.same_failure,
+                "score": None if self.score is None else round(self.score, 4),
+                **self.record.model_dump(mode="json")}
+
+
+class AttemptMemory:
+    """Failed attempts of one fix namespace."""
+
+    def __init__(self, store: BaseStore, fix_namespace: tuple[str, ...] = DEFAULT_NAMESPACE):
+        self.store = store
+        self.namespace = attempts_namespace(fix_namespace)
+
+    # -- write ------------------------------------------------------------------------------
+    def record(self, *, project: str, failing_tests: list[str], symptom: str, error_type: str, diff: str,
+               file_states: dict[str, list[str]], end: AttemptEnd, outcome: str, still_failing: list[str],
+               newly_failing: list[str], session_id: str, model: str = "",
+               when: datetime | None = None) -> AttemptRecord:
+        """Keep one tested change that did not pass (the same change on the same failure: one record)."""
+        key = failure_key(project, failing_tests)
+        attempt_id = attempt_id_for(key, file_states)
+        now = when or utc_now()
+        session = {"session_id": session_id, "model": model, "outcome": outcome, "tried_at": now}
+        new = validate_attempt({
+            "attempt_id": attempt_id, "project": project, "failure_key": key,
+            "failing_tests": sorted(set(failing_tests))[:50], "symptom": symptom, "error_type": error_type,
+            "diff": diff, "file_states": file_states, "end": end, "outcome": outcome,
+            "still_failing": still_failing[:50], "newly_failing": newly_failing[:50], "sessions": [session],
+            "first_tried": now, "last_tried": now})
+        with record_lock(self.store, attempt_id):
+            existing = self.get(attempt_id)
+            record = new if existing is None else _merged(existing, new)
+            self._write(record)
+        self._bound(record)
+        return record
+
+    def _write(self, record: AttemptRecord) -> None:
+        self.store.put(self.namespace, record.attempt_id, record.to_store_value(), index=[EMBEDDED_FIELD])
+
+    def _bound(self, record: AttemptRecord) -> None:
+        for field, value, limit in (("failure_key", record.failure_key, MAX_PER_FAILURE),
+                                    ("project", record.project, MAX_PER_PROJECT)):
+            kept = sorted(self._where({field: value}), key=lambda r: r.last_tried, reverse=True)
+            for old in kept[limit:]:
+                if old.attempt_id != record.attempt_id:
+                    self.delete(old.attempt_id)
+
+    def update(self, attempt_id: str, **changes) -> AttemptRecord | None:
+        with record_lock(self.store, attempt_id):
+            existing = self.get(attempt_id)
+            if existing is None:
+                return None
+            record = validate_attempt({**existing.model_dump(), **changes})
+            self._write(record)
+        return record
+
+    def link(self, *, project: str, failing_tests: list[str], fix_id: str) -> list[str]:
+        """Link every active attempt on this failure to the fix that finally worked; their ids."""
+        linked = []
+        for record in self._where({"failure_key": failure_key(project, failing_tests)}):
+            if record.status == "active" and self.update(record.attempt_id, status="linked", linked_fix=fix_id):
+                linked.append(record.attempt_id)
+        return linked
+
+    # -- read -------------------------------------------------------------------------------
+    def get(self, attempt_id: str) -> AttemptRecord | None:
+        item = self.store.get(self.namespace, attempt_id)
+        return None if item is None else AttemptRecord.from_store_value(item.value)
+
+    def _where(self, filter_: dict) -> list[AttemptRecord]:
+        records, offset = [], 0
+        while True:
+            items = self.store.search(self.namespace, filter=filter_, limit=_PAGE, offset=offset)
+            records += [AttemptRecord.from_store_value(i.value) for i in items]
+            if len(items) < _PAGE:
+                return records
+            offset += _PAGE
+
+    def iter_records(self) -> Iterator[AttemptRecord]:
+        yield from self._where({})
+
+    def linked_to(self, fix_id: str) -> list[AttemptRecord]:
+        return sorted(self._where({"linked_fix": fix_id}), key=lambda r: r.first_tried)
+
+    def repeat_of(self, *, project: str, failing_tests: list[str],
+                  file_states: dict[str, list[str]]) -> AttemptRecord | None:
+        """The recorded failed attempt of exactly this change on this failure, if there is one."""
+        record = self.get(attempt_id_for(failure_key(project, failing_tests), file_states))
+        return record if record is not None and record.status != "invalidated" else None
+
+    def delivered(self, query: str, *, project: str, failing_tests: list[str],
+                  limit: int = MAX_DELIVERED) -> list[AttemptHit]:
+        """What the memory search shows beside the fixes (see the module docstring)."""
+        key = failure_key(project, failing_tests)
+        same = sorted((r for r in self._where({"failure_key": key}) if r.status == "active"),
+                      key=lambda r: r.last_tried, reverse=True)
+        hits = [AttemptHit(r, None, True) for r in same[:limit]]
+        if len(hits) < limit and query.strip():
+            for item in self.store.search(self.namespace, query=query, limit=limit + len(same)):
+                if len(hits) >= limit:
+                    break
+                record = AttemptRecord.from_store_value(item.value)
+                if (record.failure_key != key and record.status == "active"
+                        and item.score is not None and item.score >= OTHER_MIN_SCORE):
+                    hits.append(AttemptHit(record, float(item.score), False))
+        return hits
+
+    # -- manage -----------------------------------------------------------------------------
+    def delete(self, attempt_id: str) -> bool:
+        if self.get(attempt_id) is None:
+            return False
+        self.store.delete(self.namespace, attempt_id)
+        purge_deleted_vectors(self.store, self.namespace, attempt_id)
+        return True
+
+
+def _merged(existing: AttemptRecord, new: AttemptRecord) -> AttemptRecord:
+    """The same change on the same failure tried again: one record, each session once, the latest
+    outcome (a linked or invalidated status stays)."""
+    sessions = {s.session_id: s for s in existing.sessions}
+    for s in new.sessions:
+        sessions.setdefault(s.session_id, s)
+    ordered: list[AttemptSession] = sorted(sessions.values(), key=lambda s: s.tried_at)
+    dropped = existing.sessions_dropped + max(0, len(ordered) - MAX_SESSIONS)
+    return existing.model_copy(update={
+        "sessions": ordered[-MAX_SESSIONS:], "sessions_dropped": dropped,
+        "outcome": new.outcome, "end": new.end, "still_failing": new.still_failing,
+        "newly_failing": new.newly_failing, "last_tried": max(existing.last_tried, new.last_tried)})
