@@ -14,7 +14,7 @@ from astra_memory.scenarios import load_scenario
 from tests.test_studio import assistant, client, server  # noqa: F401  (the module's own server)
 
 pytestmark = [pytest.mark.slow, pytest.mark.minilm]
-EDIT_KEYS = {"kind", "question", "answers", "path", "diff", "tool_call_id", "old_text", "new_text"}
+EDIT_KEYS = {"kind", "question", "answers", "path", "diff", "tool_call_id", "old_text", "new_text", "tried_before"}
 REPLAY_KEYS = {"kind", "question", "answers", "path", "diff", "memory_id", "why"}
 
 

@@ -140,6 +140,11 @@ def _print_summary(summary: dict) -> None:
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
     console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
                                    summary["output_tokens"]), highlight=False)
+    tried = [f"{len(summary.get(key) or [])} {what}" for key, what in (
+        ("memory_attempts", "shown"), ("attempts_recorded", "recorded"), ("repeats_refused", "repeats refused"))
+        if summary.get(key)]
+    if tried:  # `memory list --attempts` shows them
+        console.print("  failed attempts (did not pass): " + ", ".join(tried), markup=False, highlight=False)
     if summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
 

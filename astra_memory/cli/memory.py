@@ -90,15 +90,24 @@ def memory_search(ctx: typer.Context, query: str,
 @memory_app.command("list")
 def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
                 show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
+                attempts: Annotated[bool, typer.Option(
+                    "--attempts", help="List failed attempts (changes tried that did not pass) instead of fixes.")] = False,
                 as_json: JsonOpt = False) -> None:
-    """List stored fixes, newest first (invalidated ones only with --all)."""
+    """List stored fixes, newest first (invalidated ones only with --all); --attempts: failed attempts."""
     from astra_memory.backends.memory_only import open_memory
+    from astra_memory.cli.attempts import print_attempts
 
     try:
         with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
-            records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
+            if attempts:
+                tried = sorted(memory.attempts.iter_records(), key=lambda r: r.last_tried, reverse=True)
+                tried = [r for r in tried if show_all or r.status != "invalidated"][offset:offset + limit]
+            else:
+                records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
         _fail(str(exc))
+    if attempts:
+        return print_attempts(tried, as_json=as_json)
     if as_json:
         return _print_json([r.model_dump(mode="json") for r in records])
     if not records:
@@ -122,12 +131,14 @@ def memory_invalidate(ctx: typer.Context, memory_id: str,
     try:
         with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
             record = invalidate(memory, memory_id, reason)
+            if record is None:  # a failed attempt: never delivered again, never refuses an edit
+                record = memory.attempts.update(memory_id, status="invalidated")
     except AstraError as exc:
         _fail(str(exc))
     _known(record, memory_id)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
-    console.print(f"invalidated {record.memory_id}: {reason.strip()}", markup=False, highlight=False)
+    console.print(f"invalidated {memory_id}: {reason.strip()}", markup=False, highlight=False)
 
 
 def _known(record, memory_id: str) -> None:
@@ -140,21 +151,29 @@ def _known(record, memory_id: str) -> None:
 def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) -> None:
     """Show one record in full."""
     from astra_memory.backends.memory_only import open_memory
+    from astra_memory.cli.attempts import print_attempts, show_attempt
 
     try:
         with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             record = memory.get(memory_id)
+            attempt = memory.attempts.get(memory_id) if record is None else None
+            tried_first = memory.attempts.linked_to(memory_id) if record is not None else []
     except AstraError as exc:
         _fail(str(exc))
+    if attempt is not None:
+        return show_attempt(attempt, as_json=as_json)
     _known(record, memory_id)
     if as_json:
-        return _print_json(record.model_dump(mode="json"))
+        return _print_json({**record.model_dump(mode="json"),
+                            "tried_first": [a.model_dump(mode="json") for a in tried_first]})
     for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():
         console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup
     print_records(["confirmed at", "kind", "session / thread", "model", "outcome"],
                   [[c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
                     else f"{c.session_id} / {c.thread_id}", c.model, c.outcome] for c in record.confirmations],
                   title=f"confirmations ({record.times_confirmed})", whole=(0, 2))
+    if tried_first:
+        print_attempts(tried_first, as_json=False, title="tried first, did not pass (failed attempts)")
 
 
 @memory_app.command("delete")
@@ -164,7 +183,7 @@ def memory_delete(ctx: typer.Context, memory_id: str) -> None:
 
     try:
         with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
-            deleted = memory.delete(memory_id)
+            deleted = memory.delete(memory_id) or memory.attempts.delete(memory_id)
     except AstraError as exc:
         _fail(str(exc))
     if not deleted:
@@ -185,27 +204,33 @@ def memory_export(ctx: typer.Context, path: Path) -> None:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
+            tried = 0
+            for attempt in memory.attempts.iter_records():  # labelled lines: "kind": "attempt"
+                out.write(attempt.model_dump_json() + "\n")
+                tried += 1
     except AstraError as exc:
         _fail(str(exc))
-    console.print(f"exported {count} record(s) to {path}", markup=False, highlight=False)
+    console.print(f"exported {count} record(s) and {tried} failed attempt(s) to {path}", markup=False,
+                  highlight=False)
 
 
 @memory_app.command("import")
 def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> None:
     """Import records from a JSON-lines file: all lines validated first, nothing half-imported."""
     from astra_memory.backends.memory_only import open_memory
-    from astra_memory.stores.transfer import import_jsonl
+    from astra_memory.stores.transfer import import_file
 
     if not path.is_file():
         _fail(f"{path} is not a file")
     try:
         with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
-            count = import_jsonl(memory, path)
+            report = import_file(memory, path)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
-        return _print_json({"imported": count})
-    console.print(f"imported {count} record(s) from {path}", markup=False, highlight=False)
+        return _print_json({"imported": report.records, "attempts": report.attempts})
+    console.print(f"imported {report.records} record(s) and {report.attempts} failed attempt(s) from {path}",
+                  markup=False, highlight=False)
 
 
 @memory_app.command("smoke")

@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
+from astra_memory.nodes.attempt_log import repeated_attempt
 from astra_memory.nodes.common import (
     context_of,
     current_calls,
@@ -37,10 +38,10 @@ from astra_memory.state import AgentState, ApprovalInfo
 from astra_memory.tools.registry import ToolCallError, validate_call
 
 
-def approval_request(call: dict, args: Any, diff: str) -> dict:
+def approval_request(call: dict, args: Any, diff: str, tried_before: str = "") -> dict:
     """What the human is shown (the interrupt's value: the ``approve_edit`` payload of rules/approval.py)."""
     return edit_request(tool_call_id=call["id"], path=args.path, old_text=args.old_text, new_text=args.new_text,
-                        diff=diff)
+                        diff=diff, tried_before=tried_before)
 
 
 def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -52,10 +53,16 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
         return {}  # edit ends the run at the limit
     try:
         args = validate_call(call["name"], call.get("args"))
-        diff = workspace_of(state).preview_edit(args.path, args.old_text, args.new_text)
+        workspace = workspace_of(state)
+        diff = workspace.preview_edit(args.path, args.old_text, args.new_text)
     except (ToolCallError, WorkspaceError):
         return {}  # edit refuses it and tells the model why
-    answer = ask(approval_request(call, args, diff))
+    # The human is told when this is exactly a change that was tried and failed: a yes overrides the gate.
+    repeat = repeated_attempt(state, runtime, workspace, args.path, args.old_text, args.new_text)
+    tried_before = "" if repeat is None else (
+        f"this exact change was tried before on this failure and did not pass (failed attempt {repeat.attempt_id}, "
+        f"{repeat.times_tried} time(s)); approving applies it anyway.")
+    answer = ask(approval_request(call, args, diff, tried_before))
     info = ApprovalInfo(tool_call_id=call["id"], path=args.path, decision=answer.action, reason=answer.reason)
     emit(state["task"].get("run_dir"), "approval", path=args.path, decision=answer.action, reason=answer.reason)
     update: dict = {"approvals": [info]}

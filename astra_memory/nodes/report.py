@@ -25,6 +25,11 @@ def summarize(state: AgentState) -> dict:
         "reason": state.get("reason"),
         "memory_query": (state.get("memory") or {}).get("query"),
         "memory_hits": (state.get("memory") or {}).get("hits", []),
+        # Failed attempts, apart from the fixes and labelled (stores/attempts.py): shown beside the hits,
+        # recorded by this session, and edits refused as exact repetitions of one.
+        "memory_attempts": (state.get("memory") or {}).get("attempts", []),
+        "attempts_recorded": list(dict.fromkeys(state.get("attempt_records") or [])),
+        "repeats_refused": state.get("repeats_refused") or [],
         "edits": [{"path": e["path"], "before_sha256": e["before_sha256"], "after_sha256": e["after_sha256"]}
                   for e in state.get("edits") or []],
         "diff": "".join(e["diff"] for e in state.get("edits") or []),

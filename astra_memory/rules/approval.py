@@ -50,11 +50,16 @@ class ApprovalAnswer(BaseModel):
     new_text: str | None = None
 
 
-def edit_request(*, tool_call_id: str, path: str, old_text: str, new_text: str, diff: str) -> dict:
-    """The ``approve_edit`` payload (nodes/approve.py)."""
-    return {"kind": EDIT_REQUEST, "question": f"Apply this edit to {path}? Resume with {answers_text(EDIT_REQUEST)}.",
+def edit_request(*, tool_call_id: str, path: str, old_text: str, new_text: str, diff: str,
+                 tried_before: str = "") -> dict:
+    """The ``approve_edit`` payload (nodes/approve.py). ``tried_before``: when this edit would make exactly
+    a change already recorded as a failed attempt on this failure, what that attempt was ("" otherwise);
+    approving it overrides the repetition gate (nodes/edit.py)."""
+    caution = f" Caution: {tried_before}" if tried_before else ""
+    return {"kind": EDIT_REQUEST,
+            "question": f"Apply this edit to {path}?{caution} Resume with {answers_text(EDIT_REQUEST)}.",
             "answers": list(ANSWERS[EDIT_REQUEST]), "path": path, "diff": diff,
-            "tool_call_id": tool_call_id, "old_text": old_text, "new_text": new_text}
+            "tool_call_id": tool_call_id, "old_text": old_text, "new_text": new_text, "tried_before": tried_before}
 
 
 def replay_request(*, memory_id: str, path: str, diff: str, why: list[str]) -> dict:

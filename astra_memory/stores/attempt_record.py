@@ -94,6 +94,9 @@ class AttemptRecord(BaseModel):
     last_tried: AwareDatetime
     status: AttemptStatus = "active"
     linked_fix: str | None = Field(default=None, max_length=36, description="the fix that later worked")
+    # Came in through `memory import`: shown (labelled), never a reason to refuse an edit (a file must not
+    # be able to block the right fix by claiming it failed).
+    imported: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -126,6 +129,17 @@ class AttemptRecord(BaseModel):
     @classmethod
     def from_store_value(cls, value: dict[str, Any]) -> "AttemptRecord":
         return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"})
+
+
+def checked_attempt_id(record: AttemptRecord) -> AttemptRecord:
+    """The record if its ids are its content's (failure key and attempt id recomputed); else
+    MemoryValidationError: an id is never taken from a file."""
+    key = failure_key(record.project, record.failing_tests)
+    expected = attempt_id_for(key, record.file_states)
+    if record.failure_key != key or record.attempt_id != expected:
+        raise MemoryValidationError(f"attempt_id {record.attempt_id} is not this attempt's id: its content "
+                                    f"(project, failing tests, files) gives {expected} (refused)")
+    return record
 
 
 def validate_attempt(data: dict[str, Any]) -> AttemptRecord:

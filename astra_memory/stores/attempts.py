@@ -9,7 +9,8 @@ reach. What the graph does with them:
   this failure (same project, same failing tests) first, then ones on a similar symptom elsewhere
   only above ``OTHER_MIN_SCORE``; at most ``MAX_DELIVERED``; never the ones linked to a fix;
 - ``repeat_of``: the repetition gate's question (nodes/edit.py): was exactly this change (same
-  files before, same files after) already tried on this failure and failed?
+  files before, same files after) already tried on this failure and failed, by a session of this
+  installation? (An imported attempt never blocks an edit.)
 - ``link``: a fix confirmed later for the same failure takes its attempts ("tried first, did not
   pass"); linked attempts are shown with the fix and no longer delivered on their own.
 
@@ -86,12 +87,12 @@ class AttemptMemory:
             "first_tried": now, "last_tried": now})
         with record_lock(self.store, attempt_id):
             existing = self.get(attempt_id)
-            record = new if existing is None else _merged(existing, new)
-            self._write(record)
+            record = new if existing is None else merged(existing, new)
+            self.write(record)
         self._bound(record)
         return record
 
-    def _write(self, record: AttemptRecord) -> None:
+    def write(self, record: AttemptRecord) -> None:
         self.store.put(self.namespace, record.attempt_id, record.to_store_value(), index=[EMBEDDED_FIELD])
 
     def _bound(self, record: AttemptRecord) -> None:
@@ -108,7 +109,7 @@ class AttemptMemory:
             if existing is None:
                 return None
             record = validate_attempt({**existing.model_dump(), **changes})
-            self._write(record)
+            self.write(record)
         return record
 
     def link(self, *, project: str, failing_tests: list[str], fix_id: str) -> list[str]:
@@ -143,7 +144,7 @@ class AttemptMemory:
                   file_states: dict[str, list[str]]) -> AttemptRecord | None:
         """The recorded failed attempt of exactly this change on this failure, if there is one."""
         record = self.get(attempt_id_for(failure_key(project, failing_tests), file_states))
-        return record if record is not None and record.status != "invalidated" else None
+        return record if record is not None and record.status != "invalidated" and not record.imported else None
 
     def delivered(self, query: str, *, project: str, failing_tests: list[str],
                   limit: int = MAX_DELIVERED) -> list[AttemptHit]:
@@ -171,9 +172,9 @@ class AttemptMemory:
         return True
 
 
-def _merged(existing: AttemptRecord, new: AttemptRecord) -> AttemptRecord:
+def merged(existing: AttemptRecord, new: AttemptRecord) -> AttemptRecord:
     """The same change on the same failure tried again: one record, each session once, the latest
-    outcome (a linked or invalidated status stays)."""
+    outcome (a linked or invalidated status stays; an attempt of this installation's own stays its own)."""
     sessions = {s.session_id: s for s in existing.sessions}
     for s in new.sessions:
         sessions.setdefault(s.session_id, s)
@@ -182,4 +183,5 @@ def _merged(existing: AttemptRecord, new: AttemptRecord) -> AttemptRecord:
     return existing.model_copy(update={
         "sessions": ordered[-MAX_SESSIONS:], "sessions_dropped": dropped,
         "outcome": new.outcome, "end": new.end, "still_failing": new.still_failing,
-        "newly_failing": new.newly_failing, "last_tried": max(existing.last_tried, new.last_tried)})
+        "newly_failing": new.newly_failing, "last_tried": max(existing.last_tried, new.last_tried),
+        "imported": existing.imported and new.imported})

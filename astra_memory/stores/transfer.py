@@ -14,6 +14,8 @@ Imported memory is untrusted until this installation confirms it (DESIGN.md, tru
 - **Lines with the same id are one record**: merged with all their confirmations before anything
   is written (the count says records, not lines).
 - **Every field is bounded** (FixRecord: lengths, counters, UUID references) and so is a line.
+- **Failed attempts** (``"kind": "attempt"`` lines) come in as attempts, never as fixes, marked
+  imported (stores/attempt_transfer.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ from pathlib import Path
 from langgraph.store.base import GetOp, PutOp
 
 from astra_memory.errors import MemoryValidationError
+from astra_memory.stores.attempt_record import AttemptRecord
+from astra_memory.stores.attempt_transfer import (
+    imported_attempt,
+    is_attempt_line,
+    write_attempts,
+)
 from astra_memory.stores.locks import records_lock
 from astra_memory.stores.memory import FixMemory, merge_records
 from astra_memory.stores.record import (
@@ -48,6 +56,7 @@ class ImportReport:
     records: int  # distinct records written (lines with one id are one record)
     duplicate_lines: int  # lines merged into an earlier line of the same id
     merged_with_existing: int  # records memory already had (confirmations added)
+    attempts: int = 0  # failed attempts written (stores/attempt_transfer.py), never counted as fixes
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -76,8 +85,9 @@ def checked_id(record: FixRecord) -> FixRecord:
     return record
 
 
-def read_records(path: Path) -> tuple[list[FixRecord], int]:
-    """Validate every line first; report every bad line by number. Returns (records, lines read)."""
+def read_records(path: Path, attempts: list[AttemptRecord] | None = None) -> tuple[list[FixRecord], int]:
+    """Validate every line first; report every bad line by number. Returns (records, lines read); the
+    failed-attempt lines (stores/attempt_transfer.py) go to ``attempts`` (refused when it is None)."""
     records, problems = [], []
     for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
         if len(raw) > MAX_LINE_BYTES:
@@ -94,6 +104,9 @@ def read_records(path: Path) -> tuple[list[FixRecord], int]:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise MemoryValidationError("a line must be one JSON object")
+            if is_attempt_line(data) and attempts is not None:
+                attempts.append(imported_attempt(data))
+                continue
             records.append(as_imported(checked_id(check_diff(validate_record(data)))))
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: not JSON ({exc.msg})")
@@ -103,7 +116,7 @@ def read_records(path: Path) -> tuple[list[FixRecord], int]:
         shown = problems[:PROBLEMS_SHOWN] + ([f"... and {len(problems) - PROBLEMS_SHOWN} more"]
                                              if len(problems) > PROBLEMS_SHOWN else [])
         raise MemoryValidationError(f"{path}: {len(problems)} bad line(s), nothing imported:\n" + "\n".join(shown))
-    return records, len(records)
+    return records, len(records) + len(attempts or [])
 
 
 def read_jsonl(path: Path) -> list[FixRecord]:
@@ -125,10 +138,13 @@ def import_file(memory: FixMemory, path: Path) -> ImportReport:
     A record memory already has (same id: the same fix) is merged with it, confirmations and
     status kept; one this installation confirmed keeps its content too (module docstring).
     """
-    read, lines = read_records(path)
+    attempts: list[AttemptRecord] = []
+    read, lines = read_records(path, attempts)
     records = merged_by_id(read)
+    attempt_count = write_attempts(memory.attempts, attempts) if attempts else 0
     if not records:
-        return ImportReport(lines=lines, records=0, duplicate_lines=0, merged_with_existing=0)
+        return ImportReport(lines=lines, records=0, duplicate_lines=lines - attempt_count, merged_with_existing=0,
+                            attempts=attempt_count)
     # Read, merge and write under the records' locks: a session confirming one of these fixes
     # meanwhile keeps its confirmation (stores/locks.py).
     with records_lock(memory.store, [r.memory_id for r in records]):
@@ -138,8 +154,8 @@ def import_file(memory: FixMemory, path: Path) -> ImportReport:
                    for item, r in zip(existing, records)]
         memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
                             for r in records])
-    return ImportReport(lines=lines, records=len(records), duplicate_lines=lines - len(records),
-                        merged_with_existing=merged)
+    return ImportReport(lines=lines, records=len(records), duplicate_lines=lines - len(records) - attempt_count,
+                        merged_with_existing=merged, attempts=attempt_count)
 
 
 def import_jsonl(memory: FixMemory, path: Path) -> int:
