@@ -137,6 +137,10 @@ class Context:
     replay: bool = knob(True, env="ASTRA_REPLAY", cli=Flag(  # try memory's confirmed diffs first
         "--replay/--no-replay", "Before asking a model, replay a confirmed fix from memory whose diff applies "
         "here ({env}; default {default}; resume: the session's).", panel="Memory"))
+    attempts: bool = knob(True, env="ASTRA_ATTEMPTS", cli=Flag(  # failed attempts: stores/attempts.py
+        "--attempts/--no-attempts", "Remember failed attempts: record each tested change that did not pass, show "
+        "them before the first edit, refuse an exact repetition ({env}; default {default}; resume: the session's).",
+        panel="Memory"))
     # -- live models and the cost guard (astra_memory/costs/) --
     approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", recorded=False, cli=Flag(  # every process
         "--approve-live-cost", "Allow a live model to spend money (or {env}=1).", panel="Cost"))  # must approve again

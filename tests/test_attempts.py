@@ -231,3 +231,42 @@ def _sha_after_fix(settings) -> str:
     task = task_with_script(settings, "t-probe")
     text = (Path(task["workspace"]) / "app/settings.py").read_text()
     return sha256_text(text.replace(ALPHA_FIX["args"]["old_text"], ALPHA_FIX["args"]["new_text"]))
+
+
+# -- the bench and the live wire ---------------------------------------------------------------------
+
+def test_the_bench_measures_recall_precision_and_the_gate_side_by_side(tmp_path):
+    from astra_memory.bench.attempts import run_attempts
+
+    result = run_attempts(tmp_path, embeddings="hash", names=["alpha", "beta"])
+    off, on = (result["modes"][m]["totals"] for m in ("attempts_off", "attempts_on"))
+    assert result["scenarios"] == ["alpha", "beta"]
+    assert off["first_recorded"] == 0 and off["shown"] == 0 and off["repeats_refused"] == 0
+    assert on["first_recorded"] == 2 and on["recall_same_bug"] == 1.0 and on["shown_from_other_bugs"] == 0
+    assert on["repeats_refused"] == 2 and on["second_fixed"] == off["second_fixed"] == 2
+    assert on["test_runs_second"] < off["test_runs_second"]  # the repeated wrong change was never tested
+
+
+@pytest.mark.live_wire
+def test_live_the_attempt_section_reaches_the_model_labelled_as_failed(settings, monkeypatch):
+    from astra_memory.scenarios import load_scenario
+    from astra_memory.session.run import open_agent, scenario_task
+    from tests.openai_server import DEFAULT_KEY, OpenAIServer, script_from_solution
+
+    monkeypatch.setenv("OPENAI_API_KEY", DEFAULT_KEY)
+    with open_agent(settings) as agent:
+        first = start_session(agent, task_with_script(settings, "t-first", [ALPHA_DIAGNOSIS, WRONG, FINISH]))
+    (attempt_id,) = set(first["attempt_records"])
+    alpha = load_scenario("alpha")
+    knobs = {"model": "openai:gpt-4.1-mini", "approve_live_cost": True, "session_budget_usd": 0.05,
+             "max_retries": 1, "request_timeout_s": 10.0, "replay": False, "use_responses_api": False}
+    with OpenAIServer(script_from_solution(alpha.solution)) as server:
+        with open_agent(settings) as agent:
+            final = start_session(agent, scenario_task(alpha, settings, "live-attempts", model=knobs["model"]),
+                                  context=Context(base_url=server.base_url, **knobs))
+    assert final["status"] == "fixed" and server.violations == []
+    first_request = server.model_requests()[0]["body"]
+    user_text = "\n".join(str(m.get("content")) for m in first_request["messages"] if m["role"] == "user")
+    assert "Tried before and DID NOT PASS" in user_text and "failed attempt 1" in user_text
+    assert user_text.index("Mandatory memory search") < user_text.index("DID NOT PASS")  # after the fixes
+    assert final["memory"]["attempts"][0]["attempt_id"] == attempt_id

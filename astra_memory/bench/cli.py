@@ -245,6 +245,37 @@ def recurring(
 
 
 @bench_app.command()
+def attempts(
+    scenario: Annotated[Optional[list[str]], typer.Option("--scenario", help="Only these scenarios (repeatable).")] = None,
+    embeddings: Annotated[str, typer.Option(help="'minilm' (default) or 'hash' (fast, for tests).")] = "minilm",
+    out: OutOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Failed attempts remembered: a wrong first try, then the same bug again; attempts off / on."""
+    from astra_memory.bench.attempts import run_attempts, write_attempts
+    from astra_memory.bench.common import make_progress, results_dir
+
+    folder = results_dir("attempts", out)
+    try:
+        with make_progress(not as_json and err.is_terminal) as progress:
+            result = run_attempts(folder / "data", embeddings=embeddings, names=scenario, progress=progress)
+    except AstraError as exc:
+        _fail(str(exc))
+    written = write_attempts(result, folder, _command("attempts", scenario=" ".join(scenario or []) or None,
+                                                      embeddings=embeddings, out=out, json=as_json))
+    table = Table("attempts", "recorded", "recall", "shown", "others", "precision", "refused", "fixed",
+                  "requests", "test runs", title=f"Failed attempts, {len(result['scenarios'])} scenarios "
+                                                  "(session 2 = the same bug again)")
+    for mode, data in result["modes"].items():
+        t = data["totals"]
+        table.add_row(mode.removeprefix("attempts_"), f"{t['first_recorded']}/{t['scenarios']}", str(t["recall_same_bug"]), str(t["shown"]),
+                      str(t["shown_from_other_bugs"]), str(t["precision_shown"]), str(t["repeats_refused"]),
+                      f"{t['second_fixed']}/{t['scenarios']}", str(t["model_requests_second"]),
+                      str(t["test_runs_second"]))
+    _emit(result, written, as_json, table)
+
+
+@bench_app.command()
 def evidence(
     cases: Annotated[Optional[list[Path]], typer.Option(
         "--cases", help="Case files (repeatable; default: dev, dev-extra and the blind sets of --evals).")] = None,

@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
-from astra_memory.nodes.common import fix_memory
+from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.state import AgentState, EditInfo
 from astra_memory.stores.attempt_record import AttemptEnd, AttemptRecord
 from astra_memory.testrun.symptoms import Failure, symptom_query
@@ -44,7 +44,7 @@ def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: Attempt
     task = state["task"]
     edits = list(state.get("edits") or []) if edits is None else edits
     failure = state.get("failure")
-    if not edits or not failure:
+    if not edits or not failure or not context_of(runtime).attempts:
         return []
     replayed = (state.get("replay") or {}).get("replayed")
     try:
@@ -73,6 +73,8 @@ def repeated_attempt(state: AgentState, runtime: Runtime[Context], workspace: Wo
                      old_text: str, new_text: str) -> AttemptRecord | None:
     """The failed attempt this edit would repeat exactly (same failure, every file the session changed
     the same before and after), or None. An edit the workspace would refuse is not judged here."""
+    if not context_of(runtime).attempts:
+        return None
     try:
         planned = workspace.preview_record(path, old_text, new_text)
     except WorkspaceError:

@@ -29,8 +29,8 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     hits = memory_service.search_codebase_memory(query, top_k=context_of(runtime).memory_top_k,
                                                  project=task.get("project") or None)
     # Beside the fixes, apart from them: changes already tried on this failure that did not pass.
-    tried = memory_service.attempts.delivered(query, project=task.get("project", ""),
-                                              failing_tests=failing_tests(state))
+    tried = memory_service.attempts.delivered(query, project=task.get("project", ""), failing_tests=failing_tests(
+        state)) if context_of(runtime).attempts else []
     text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
     if tried:
         text += "\n\n" + format_attempts(tried)
