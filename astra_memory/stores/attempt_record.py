@@ -29,7 +29,7 @@ from pydantic import (
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub_data
-from astra_memory.stores.record import canonical_uuid
+from astra_memory.stores.record import StoredRecord, canonical_uuid, problems
 
 KIND = "attempt"  # the label every rendering carries (CLI, JSON, the model's brief, Studio updates)
 ATTEMPT_ID_NAMESPACE = uuid.UUID("a77e3b70-9c1d-5e2f-8b4a-0d1dfa11ed00")
@@ -67,7 +67,7 @@ class AttemptSession(BaseModel):
 Sha = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
-class AttemptRecord(BaseModel):
+class AttemptRecord(StoredRecord):
     """A tested change that did not pass. Every string is scrubbed of secrets; the diff is byte for byte."""
 
     model_config = ConfigDict(extra="forbid")
@@ -121,15 +121,6 @@ class AttemptRecord(BaseModel):
         """What gets embedded: the symptom (what a later search is made of) and where it was tried."""
         return f"{self.symptom}\nTried on: {' '.join(self.failing_tests[:10])}"
 
-    def to_store_value(self) -> dict[str, Any]:
-        value = self.model_dump(mode="json")
-        value["embed_text"] = self.embed_text
-        return value
-
-    @classmethod
-    def from_store_value(cls, value: dict[str, Any]) -> "AttemptRecord":
-        return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"})
-
 
 def checked_attempt_id(record: AttemptRecord) -> AttemptRecord:
     """The record if its ids are its content's (failure key and attempt id recomputed); else
@@ -147,9 +138,7 @@ def validate_attempt(data: dict[str, Any]) -> AttemptRecord:
     try:
         return AttemptRecord.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'record'}: {err['msg']}" for err in exc.errors())
-        raise MemoryValidationError(f"invalid attempt record: {problems}") from None
+        raise MemoryValidationError(f"invalid attempt record: {problems(exc)}") from None
 
 
 def attempts_namespace(fix_namespace: tuple[str, ...]) -> tuple[str, ...]:

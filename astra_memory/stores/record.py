@@ -100,7 +100,29 @@ class Confirmation(BaseModel):
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
 
 
-class FixRecord(BaseModel):
+class StoredRecord(BaseModel):
+    """A record as a store value: its fields, plus the text the store embeds (``embed_text``)."""
+
+    @property
+    def embed_text(self) -> str:
+        raise NotImplementedError
+
+    def to_store_value(self) -> dict[str, Any]:
+        value = self.model_dump(mode="json")
+        value["embed_text"] = self.embed_text
+        return value
+
+    @classmethod
+    def from_store_value(cls, value: dict[str, Any]):
+        return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"})
+
+
+def problems(exc: ValidationError) -> str:
+    """Every wrong field of a pydantic error, named: ``field.sub: message; ...``."""
+    return "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'record'}: {err['msg']}" for err in exc.errors())
+
+
+class FixRecord(StoredRecord):
     """One confirmed fix. Every string field (ids, paths, model name included) is scrubbed of secrets."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
@@ -210,15 +232,6 @@ class FixRecord(BaseModel):
         """What gets embedded: the symptom and the fix together (queries are symptoms)."""
         return f"{self.symptom}\nFix: {self.fix_description}"
 
-    def to_store_value(self) -> dict[str, Any]:
-        value = self.model_dump(mode="json")
-        value["embed_text"] = self.embed_text
-        return value
-
-    @classmethod
-    def from_store_value(cls, value: dict[str, Any]) -> "FixRecord":
-        return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"})
-
 
 def check_diff(record: FixRecord) -> FixRecord:
     """The record, if its diff parses (a diff that does not could never be replayed); else
@@ -234,7 +247,4 @@ def validate_record(data: dict[str, Any]) -> FixRecord:
     try:
         return FixRecord.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'record'}: {err['msg']}" for err in exc.errors()
-        )
-        raise MemoryValidationError(f"invalid fix record: {problems}") from None
+        raise MemoryValidationError(f"invalid fix record: {problems(exc)}") from None
