@@ -117,11 +117,13 @@ def test_the_next_session_on_the_same_bug_sees_the_attempt_before_its_first_edit
     assert other["memory"]["attempts"] == [] and "DID NOT PASS" not in other["messages"][0].content
 
 
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 def test_an_exact_repetition_is_refused_and_the_fix_that_worked_takes_the_attempt(agent, settings):
     first = start_session(agent, task_with_script(settings, "t-first", [ALPHA_DIAGNOSIS, WRONG, FINISH]))
     (attempt_id,) = set(first["attempt_records"])
     second = start_session(agent, task_with_script(settings, "t-again", [ALPHA_DIAGNOSIS, WRONG, ALPHA_FIX, FINISH]))
     assert second["status"] == "fixed" and [r["attempt_id"] for r in second["repeats_refused"]] == [attempt_id]
+    assert second["replay"]["tried"] == [] and second["memory"]["hits"] == []  # never replayed, never a hit
     refusal = next(m for m in second["messages"] if getattr(m, "status", "") == "error")
     assert "already tried on this failure and did not pass" in refusal.content and attempt_id in refusal.content
     assert [e["path"] for e in second["edits"]] == ["app/settings.py"]  # only the fix was applied
