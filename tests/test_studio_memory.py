@@ -14,18 +14,29 @@ import sys
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph_sdk import get_sync_client
 
+from astra_memory.backends.open import DATABASE_URL_SETTING
+from astra_memory.db.postgres import redact_url
 from astra_memory.graph.studio import MEMORY_SETTING, SERVER_MEMORY, studio_graph
 from astra_memory.nodes.common import MEMORY_STORE_KEY
-from tests.test_studio import assistant, client, server  # noqa: F401  (the module's own server)
+from tests.test_studio import (  # noqa: F401  (the module's own server)
+    GRAPH,
+    RUN_TIMEOUT_S,
+    assistant,
+    client,
+    running,
+    server,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.minilm]
 
 
-def _cli(running, *args: str) -> str:
-    """The CLI as a user runs it beside the server: the same default data folder (no ASTRA_HOME)."""
+def _cli(started, *args: str) -> str:
+    """The CLI as a user runs it beside the server: the same default data folder (no ASTRA_HOME), the
+    same database when the server's environment names one."""
     env = {k: v for k, v in os.environ.items() if k != "ASTRA_HOME"}
-    env.update(XDG_DATA_HOME=str(running.data_home), ASTRA_EMBEDDINGS="minilm")
+    env.update(XDG_DATA_HOME=str(started.data_home), ASTRA_EMBEDDINGS="minilm", **started.environ)
     result = subprocess.run([sys.executable, "-m", "astra_memory", *args], env=env, capture_output=True, text=True,
                             timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
@@ -34,7 +45,20 @@ def _cli(running, *args: str) -> str:
 
 def test_the_cli_and_studio_share_one_fix_memory(server, client, assistant):  # noqa: F811
     memory_file = server.data_home / "astra-memory" / "memory.sqlite"
+    one_memory(server, client, assistant, f"the CLI's fix memory: SQLite {memory_file} ")
 
+
+def test_the_cli_and_studio_share_one_postgresql_memory(tmp_path, pg_url):
+    """The same through a server whose environment names a PostgreSQL database (ASTRA_DATABASE_URL)."""
+    with running(tmp_path, environ={DATABASE_URL_SETTING: pg_url}) as started:
+        client = get_sync_client(url=started.url, timeout=RUN_TIMEOUT_S)
+        assistant = client.assistants.search(graph_id=GRAPH)[0]["assistant_id"]
+        one_memory(started, client, assistant, f"the CLI's fix memory: PostgreSQL {redact_url(pg_url)} ")
+    assert not (started.data_home / "astra-memory" / "memory.sqlite").exists()
+
+
+def one_memory(server, client, assistant, says: str) -> None:  # noqa: F811
+    """The CLI stores a fix that a Studio run finds and replays; the CLI finds a fix stored by Studio."""
     # 1. The CLI fixes alpha and stores the fix in its memory, the data folder's SQLite file.
     _cli(server, "run", "alpha")
     (stored,) = json.loads(_cli(server, "memory", "list", "--json"))
@@ -45,7 +69,7 @@ def test_the_cli_and_studio_share_one_fix_memory(server, client, assistant):  # 
     updates = [e.data for e in client.runs.stream(thread, assistant, input={"task": {"scenario": "alpha"}},
                                                   stream_mode="updates") if e.event == "updates"]
     first = updates[0]["prepare"]["task"]["fix_memory"]
-    assert first.startswith(f"the CLI's fix memory: SQLite {memory_file} ") and MEMORY_SETTING in first
+    assert first.startswith(says) and MEMORY_SETTING in first
     final = client.threads.get_state(thread)["values"]
     assert final["status"] == "fixed", final.get("reason")
     assert final["memory"]["hits"][0]["memory_id"] == cli_fix
