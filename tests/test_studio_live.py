@@ -12,10 +12,12 @@ checked in-process on the same graph (no key, unknown price), where the server's
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph_sdk import get_sync_client
+from langgraph_sdk.schema import Command
 
 from astra_memory.context import Context
 from astra_memory.graph.studio import studio_graph
@@ -143,3 +145,30 @@ def test_refusals_speak_of_studios_settings_before_any_request(monkeypatch):
         two = _refusal({"model": "scripted"}, {"task": {"scenario": "alpha", "model": MODEL}})
         assert two.startswith(f"task.model: {MODEL} is not the model this run would use: the context's model scripted")
     assert server.requests == []
+
+
+def test_a_live_model_fixes_the_users_own_project_from_studio_with_its_edit_approved(live_server, tmp_path):
+    """The job Studio is for: the user's project (a copy of beta's), a live model, each edit approved."""
+    beta = load_scenario("beta")
+    project = tmp_path / "ledgerline"
+    shutil.copytree(beta.template, project)
+    client = get_sync_client(url=live_server.url, timeout=RUN_TIMEOUT_S)
+    with OpenAIServer(script_from_solution(beta.solution)) as model_server:
+        live = _assistant(client, "live, own project", {
+            "model": MODEL, "base_url": model_server.base_url, "approve_live_cost": True, "replay": False,
+            "session_budget_usd": 0.05, "max_retries": 0})
+        thread = client.threads.create()["thread_id"]
+        paused = client.runs.wait(thread, live, input={"task": {"workspace": str(project),
+                                                                  "test_command": beta.test_command}})
+        (request,) = [i["value"] for i in paused["__interrupt__"]]
+        assert request["kind"] == "approve_edit" and request["path"] == "app/fields.py"
+        asked = len(model_server.model_requests())
+        done = client.runs.wait(thread, live, command=Command(resume="approve"))
+    assert done["status"] == "fixed", done.get("reason")
+    assert done["task"]["model"] == MODEL and done["approvals"][0]["decision"] == "approve"
+    assert (project / "app" / "fields.py").read_text() != (beta.template / "app" / "fields.py").read_text()
+    assert len(model_server.model_requests()) == len(beta.solution) > asked and model_server.violations == []
+    view = json.loads(_cli(live_server, "cost", "--json", "--thread", thread))
+    assert [r["state"] for r in view["requests"]] == ["settled"] * len(beta.solution)
+    assert done["spend"]["model_requests"] == len(beta.solution)
+    assert done["spend"]["cost_usd"] == pytest.approx(sum(r["cost_usd"] for r in view["requests"]), abs=1e-6)
