@@ -148,10 +148,11 @@ def _cli_memory(server, memory_id: str):
         return memory.get(memory_id)
 
 
-def _error_of(client, assistant: str, payload: dict) -> dict:
+def _error_of(client, assistant: str, payload: dict, context: dict | None = None) -> dict:
     """Start a run as Studio does (streamed) and return the error event it ends with."""
     thread = client.threads.create()
-    events = list(client.runs.stream(thread["thread_id"], assistant, input=payload, stream_mode="updates"))
+    events = list(client.runs.stream(thread["thread_id"], assistant, input=payload, stream_mode="updates",
+                                     context=context))
     errors = [e.data for e in events if e.event == "error"]
     assert errors, f"no error for {payload}: {events}"
     return errors[-1]
@@ -176,6 +177,9 @@ def test_bad_inputs_come_back_with_clear_messages(client, assistant, tmp_path):
     error = _error_of(client, assistant, {"task": {"scenario": "alpha", "model": "openai:gpt-4.1-mini"}})
     assert "task.model" in error["message"] and "internal error" not in error["message"]
     assert '"approve_live_cost": true' in error["message"]  # a live model is not approved by default
+    error = _error_of(client, assistant, {"task": {"scenario": "alpha"}},
+                      context={"model": "openai:gpt-4.1-mini", "approve_live_cost": True})
+    assert "needs OPENAI_API_KEY in the server's environment" in error["message"]  # this server has none
     error = _error_of(client, assistant, {})
     assert "has no task" in error["message"]
 

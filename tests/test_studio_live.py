@@ -142,9 +142,13 @@ def test_refusals_speak_of_studios_settings_before_any_request(monkeypatch):
         assert "price_in_per_mtok and price_out_per_mtok" in unpriced and "--price-in" not in unpriced
         assert "assistant's context" in unpriced
         # The task names a live model, the context another: the context's would play, so it is refused.
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-key-0000000000000000000000")
+        rejected = _refusal(live)
+        assert "rejected the API key (HTTP 401)" in rejected and "sk-wrong-key" not in rejected
+        assert [(r["method"], r["path"]) for r in server.requests] == [("GET", "/v1/models")]
         two = _refusal({"model": "scripted"}, {"task": {"scenario": "alpha", "model": MODEL}})
         assert two.startswith(f"task.model: {MODEL} is not the model this run would use: the context's model scripted")
-    assert server.requests == []
+    assert server.model_requests() == []
 
 
 def test_a_live_model_fixes_the_users_own_project_from_studio_with_its_edit_approved(live_server, tmp_path):

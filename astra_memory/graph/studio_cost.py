@@ -26,7 +26,7 @@ from astra_memory.db.postgres import redact_url
 from astra_memory.errors import ConfigurationError
 from astra_memory.graph.kept_open import KEPT
 from astra_memory.models.factory import model_name
-from astra_memory.models.live import is_live
+from astra_memory.models.live import is_live, probe_api_key
 from astra_memory.models.live import preflight as live_preflight
 from astra_memory.settings import KEY_ENV, Settings, openai_api_key
 from astra_memory.state import Task
@@ -76,8 +76,9 @@ def studio_words(text: str) -> str:
 
 
 def check_live_in_studio(task: Task, context: Context) -> None:
-    """Refuse a live model that is not allowed, before any request: the approval, the key, then the
-    rest of the cost guard's checks (price, limits, wire settings), in the words of Studio's settings.
+    """Refuse a live model that is not allowed, before any model request: the approval, the key, the
+    rest of the cost guard's checks (price, limits, wire settings), then whether the server accepts the
+    key (a free ``GET /models``), in the words of Studio's settings.
     A task whose model is not the one its turns would be played by (the context's wins) is refused too."""
     model = model_name(task, context)
     if task.get("model") and task["model"] != model:
@@ -101,6 +102,7 @@ def check_live_in_studio(task: Task, context: Context) -> None:
             "Ollama accept any value) and restart langgraph dev; a key is never read from a run's input or context")
     try:
         live_preflight(model, context)
+        probe_api_key(context)  # the server's model list (free): a rejected key stops the run here, as in the CLI
     except ConfigurationError as exc:
         raise TaskInputError(f"task.model: {studio_words(str(exc))}. Each setting named here is a field of "
                              f"{WHERE_CONTEXT}") from None
