@@ -11,7 +11,7 @@ A live model is allowed by the assistant's context (Studio's assistant settings,
 ``context``): ``model``, ``base_url``, ``approve_live_cost: true``, ``session_budget_usd``,
 ``total_budget_usd`` (or the same settings in the server's environment, ``ASTRA_APPROVE_LIVE_COST=1``
 ...). The key is read from the server's environment (its ``.env``), never from a run's input.
-``check_live_in_studio`` refuses a run at ``prepare``, before any request, when something is missing.
+``check_live_in_studio`` refuses a run at ``prepare``, before any model request, when something is missing.
 """
 
 from __future__ import annotations
