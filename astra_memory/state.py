@@ -194,6 +194,18 @@ class FixInfo(TypedDict):
     error_type: str
 
 
+class SpendInfo(TypedDict, total=False):
+    """The session's spend so far, after its latest model turn: the budget's totals (a live model's from
+    the cost ledger) and, for a live model, the session's limit. Watchers read it in the updates, where
+    ``budget`` carries only what each step added."""
+
+    model_requests: float
+    input_tokens: float
+    output_tokens: float
+    cost_usd: float
+    session_budget_usd: float  # a live model's per-session limit
+
+
 class ApprovalInfo(TypedDict):
     """A human's answer to one proposed edit (nodes/approve.py)."""
 
@@ -231,6 +243,7 @@ class AgentState(TypedDict, total=False):
     stored_memory_id: str | None
     replay: ReplayInfo | None  # what the replay node tried (nodes/replay.py)
     budget: Annotated[Budget, add_counts]  # model requests, tool calls, tokens, spend
+    spend: SpendInfo | None  # the totals so far, in each model turn's update (for watching a run)
     attempts: int  # test runs after a finish()
     invalid_turns: int  # model turns whose tool calls were refused
     status: Status | None  # the named end of the run

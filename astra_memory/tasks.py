@@ -212,9 +212,8 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
     if is_live(model) and context.ledger is None:
         raise TaskInputError(
             f"task.model: {model} is a live model, and live requests go through the cost guard's ledger, which "
-            "this graph was not given (LangGraph Studio does not open one yet). Run live models from the CLI "
-            "(astra-memory run ... --model openai:<name> --approve-live-cost) or pass Context(ledger=...) from a "
-            "script; here use the scripted model on a bundled scenario")
+            "this graph was not given: from a script, open the agent with session.open_agent() or pass "
+            "Context(ledger=...); the graph LangGraph Studio serves (astra_memory/graph/studio.py) opens the CLI's")
     complete = bool(given.workspace and given.test_command and given.run_dir and given.session_id)
     if complete:
         task = Task(**given.model_dump(exclude_none=True, exclude={"protect"}))

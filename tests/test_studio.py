@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -58,11 +60,17 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, root: Path):
+    """``dotenv``: the server's env file instead of the checkout's .env.example (langgraph.json ``env``);
+    ``environ``: more of the server process's environment (ASTRA_DATABASE_URL, ...)."""
+
+    def __init__(self, root: Path, *, dotenv: Path | None = None, environ: dict[str, str] | None = None):
         self.serve = root / "serve"  # the folder it serves and watches
         self.data_home = root / "xdg"  # XDG_DATA_HOME: outside the served folder, as ~/.local/share is
         self.serve.mkdir()
-        (self.serve / "langgraph.json").write_text(json.dumps(_config(), indent=2))
+        config = _config()
+        if dotenv is not None:
+            config["env"] = str(dotenv)
+        (self.serve / "langgraph.json").write_text(json.dumps(config, indent=2))
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = root / "server.log"
@@ -71,6 +79,8 @@ class Server:
         env = {k: v for k, v in os.environ.items() if k not in dropped}
         env.update(XDG_DATA_HOME=str(self.data_home), LANGGRAPH_NO_VERSION_CHECK="true",
                    LANGGRAPH_CLI_NO_ANALYTICS="1", LANGSMITH_TRACING="false", LANGCHAIN_TRACING_V2="false")
+        self.environ = dict(environ or {})
+        env.update(self.environ)
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
             [str(Path(sys.executable).parent / "langgraph"), "dev", "--host", "127.0.0.1", "--port", str(self.port),
@@ -104,15 +114,22 @@ class Server:
         self.log.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    started = Server(tmp_path_factory.mktemp("studio"))
+@contextmanager
+def running(root: Path, **kwargs) -> Iterator[Server]:
+    """A ``Server`` that answers, stopped (with its children) at the end."""
+    started = Server(root, **kwargs)
     try:
         started.wait_ready()
         yield started
     finally:
         started.stop()
     assert started.proc.poll() is not None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with running(tmp_path_factory.mktemp("studio")) as started:
+        yield started
 
 
 @pytest.fixture(scope="module")
@@ -131,10 +148,11 @@ def _cli_memory(server, memory_id: str):
         return memory.get(memory_id)
 
 
-def _error_of(client, assistant: str, payload: dict) -> dict:
+def _error_of(client, assistant: str, payload: dict, context: dict | None = None) -> dict:
     """Start a run as Studio does (streamed) and return the error event it ends with."""
     thread = client.threads.create()
-    events = list(client.runs.stream(thread["thread_id"], assistant, input=payload, stream_mode="updates"))
+    events = list(client.runs.stream(thread["thread_id"], assistant, input=payload, stream_mode="updates",
+                                     context=context))
     errors = [e.data for e in events if e.event == "error"]
     assert errors, f"no error for {payload}: {events}"
     return errors[-1]
@@ -158,6 +176,10 @@ def test_bad_inputs_come_back_with_clear_messages(client, assistant, tmp_path):
     assert "task.scenari: unknown field" in error["message"] and '{"task": {"scenario": "alpha"}}' in error["message"]
     error = _error_of(client, assistant, {"task": {"scenario": "alpha", "model": "openai:gpt-4.1-mini"}})
     assert "task.model" in error["message"] and "internal error" not in error["message"]
+    assert '"approve_live_cost": true' in error["message"]  # a live model is not approved by default
+    error = _error_of(client, assistant, {"task": {"scenario": "alpha"}},
+                      context={"model": "openai:gpt-4.1-mini", "approve_live_cost": True})
+    assert "needs OPENAI_API_KEY in the server's environment" in error["message"]  # this server has none
     error = _error_of(client, assistant, {})
     assert "has no task" in error["message"]
 

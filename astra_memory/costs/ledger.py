@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from astra_memory.context import setting_name
 from astra_memory.db.datafiles import check_integrity, explain
 from astra_memory.db.setup_lock import setup_lock
 from astra_memory.errors import AgentLimitError
@@ -150,13 +151,13 @@ def check_spend(session_spent: float, total_spent: float, max_cost: float, sessi
         raise BudgetExceededError(
             f"session budget ${session_limit:.4f} would be exceeded: this session has spent "
             f"${session_spent:.6f} (open reservations counted at their worst case) and the next "
-            f"request could cost up to ${max_cost:.6f}; it was not sent. Raise --budget "
-            f"(ASTRA_SESSION_BUDGET_USD) to allow more")
+            f"request could cost up to ${max_cost:.6f}; it was not sent. Raise {setting_name('session_budget_usd')} "
+            "to allow more")
     if total_spent + max_cost > total_limit + EPSILON_USD:
         raise BudgetExceededError(
             f"total budget ${total_limit:.4f} across all sessions would be exceeded: "
             f"${total_spent:.6f} is spent and the next request could cost up to ${max_cost:.6f}; "
-            f"it was not sent. Raise --total-budget (ASTRA_TOTAL_BUDGET_USD) to allow more; "
+            f"it was not sent. Raise {setting_name('total_budget_usd')} to allow more; "
             "`astra-memory cost` shows the ledger")
 
 

@@ -11,15 +11,15 @@ The graph passes the opener in its config (``nodes.common.MEMORY_STORE_KEY``), w
 prefers to ``runtime.store`` (langgraph dev always passes its own store there). Its ``prepare``
 says which memory the run uses, in the first update: ``task.fix_memory`` (and the ``memory`` event).
 
+The cost guard's ledger is the CLI's too, whichever memory (``graph/studio_cost.py``): live models run
+from Studio when the assistant's context allows them, and are refused at ``prepare`` otherwise.
+
 Scripts use ``astra_memory.graph.builder`` and compile their own with their own store.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
-import threading
-from contextlib import ExitStack
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
@@ -35,7 +35,9 @@ from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
 from astra_memory.graph.builder import build_graph
-from astra_memory.nodes.common import MEMORY_STORE_KEY
+from astra_memory.graph.kept_open import KEPT
+from astra_memory.graph.studio_cost import CliLedger, check_live_in_studio
+from astra_memory.nodes.common import COST_LEDGER_KEY, MEMORY_STORE_KEY, context_of
 from astra_memory.nodes.prepare import prepare
 from astra_memory.settings import Settings
 from astra_memory.state import AgentState
@@ -57,21 +59,12 @@ class CliMemory:
     """The CLI's fix memory, opened once per process and settings on first use, closed at exit.
     Calling it returns the store (``fix_memory`` does)."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._open: dict[tuple, Backend] = {}
-        self._stack = ExitStack()
-        atexit.register(self._stack.close)
-
     def backend(self) -> Backend:
         settings = Settings()
-        key = (str(settings.home), settings.database_url, settings.vectorai_url, settings.embeddings,
+        key = ("memory", str(settings.home), settings.database_url, settings.vectorai_url, settings.embeddings,
                settings.embedding_model_path)
-        with self._lock:
-            if key not in self._open:
-                embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
-                self._open[key] = self._stack.enter_context(open_backend(settings, embeddings, checkpointer=False))
-            return self._open[key]
+        return KEPT.get(key, lambda: open_backend(
+            settings, make_embeddings(settings.embeddings, settings.embedding_model_path), checkpointer=False))
 
     def __call__(self) -> BaseStore:
         return self.backend().store
@@ -98,8 +91,10 @@ def describe_memory(config: RunnableConfig) -> str:
 
 def prepare_in_studio(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]) -> dict:
     """``prepare``, and which fix memory the run uses in its update (the run's first) and its events.
-    The memory is opened here, so a memory that cannot be opened stops the run at its first step."""
+    The memory is opened here, so a memory that cannot be opened stops the run at its first step; a
+    live model that is not allowed (approval, key, price, limits) stops it here too, before any request."""
     update = prepare(state, config, runtime)
+    check_live_in_studio(update["task"], context_of(runtime))
     where = describe_memory(config)
     task = {**update["task"], "fix_memory": where}
     emit(task.get("run_dir"), "memory", where=where)
@@ -111,12 +106,14 @@ def studio_graph(choice: str | None = None):
     del builder.nodes["prepare"]  # the same node, saying which memory the run uses (edges are by name)
     builder.add_node("prepare", prepare_in_studio)
     compiled = builder.compile()
-    if (choice or memory_choice()) == SERVER_MEMORY:
-        return compiled
-    return compiled.with_config(configurable={MEMORY_STORE_KEY: CLI_STORE})
+    openers = {COST_LEDGER_KEY: CLI_LEDGER}  # the CLI's cost ledger, whichever memory
+    if (choice or memory_choice()) != SERVER_MEMORY:
+        openers[MEMORY_STORE_KEY] = CLI_STORE
+    return compiled.with_config(configurable=openers)
 
 
 CLI_STORE = CliMemory()
+CLI_LEDGER = CliLedger()
 graph = studio_graph()
 
 __all__ = ["graph", "studio_graph"]

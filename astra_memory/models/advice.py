@@ -2,7 +2,8 @@
 
 A live model costs money, so the command that gets one is refused without ``--approve-live-cost``
 (models/live.preflight); advising only ``--model`` sends the user into that refusal. The advice
-names the model, the approval and a budget, on the same project the session ran on.
+names the model, the approval and a budget, on the same project the session ran on; and, for a
+Studio user, the same three as the assistant's context fields (docs/studio.md).
 """
 
 from __future__ import annotations
@@ -37,4 +38,6 @@ def needs_model_advice(task: Mapping[str, Any] | None = None) -> str:
     return ("no model configured: the scripted model plays only a bundled scenario's script. Run the session "
             f"again with a live model (each request costs money; the budget caps it): OPENAI_API_KEY=... "
             f"{rerun_command(task)} {live_model_flags()} (or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and "
-            "ASTRA_SESSION_BUDGET_USD)")
+            "ASTRA_SESSION_BUDGET_USD). In LangGraph Studio: a new thread whose assistant's context has "
+            f'{{"model": "{EXAMPLE_MODEL}", "approve_live_cost": true, "session_budget_usd": '
+            f'{DEFAULT_SESSION_BUDGET_USD:g}}}, with OPENAI_API_KEY in the server\'s .env')

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -18,22 +20,32 @@ from astra_memory.stores.namespaces import namespace_for
 from astra_memory.workspace.files import Workspace
 from astra_memory.workspace.protected import protected_paths
 
+MEMORY_STORE_KEY = "__astra_memory_store"  # configurable: a callable returning the store (graph/studio.py)
+COST_LEDGER_KEY = "__astra_cost_ledger"  # configurable: a callable returning the cost ledger (graph/studio.py)
+
+
+def configured(key: str):
+    """What the run's config carries under ``key`` (an opener the graph Studio serves puts there), or None."""
+    try:
+        return (get_config().get("configurable") or {}).get(key)
+    except RuntimeError:  # called outside a graph run
+        return None
+
 
 def context_of(runtime: Runtime[Context]) -> Context:
-    return runtime.context or Context()
-
-
-MEMORY_STORE_KEY = "__astra_memory_store"  # configurable: a callable returning the store (graph/studio.py)
+    """The run's context; its cost ledger, when the caller gave none, from the run's config
+    (``COST_LEDGER_KEY``: the graph Studio serves opens the CLI's ledger this way)."""
+    context = runtime.context or Context()
+    if context.ledger is None and (opener := configured(COST_LEDGER_KEY)) is not None:
+        context = replace(context, ledger=opener())
+    return context
 
 
 def fix_memory(runtime: Runtime[Context]) -> FixMemory:
     """The fix memory on the run's store: the one the graph was compiled with, unless the run's config
     names another (``MEMORY_STORE_KEY``: the graph Studio serves opens the CLI's memory this way,
     so the server's own store, which ``langgraph dev`` always passes, is not used)."""
-    try:
-        opener = (get_config().get("configurable") or {}).get(MEMORY_STORE_KEY)
-    except RuntimeError:  # called outside a graph run
-        opener = None
+    opener = configured(MEMORY_STORE_KEY)
     store = opener() if opener is not None else runtime.store
     if store is None:
         raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")

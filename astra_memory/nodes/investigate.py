@@ -21,7 +21,7 @@ from astra_memory.models.untrusted import bound_reply, preview_calls
 from astra_memory.nodes.common import context_of
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits, spend_hit
-from astra_memory.state import AgentState
+from astra_memory.state import AgentState, add_counts
 
 LEDGER_COUNTERS = {"model_requests": "requests", "input_tokens": "input_tokens", "output_tokens": "output_tokens",
                    "cost_usd": "spent_usd"}
@@ -36,6 +36,15 @@ def ledger_catch_up(budget: dict, ledger, thread_id: str) -> dict:
         if gap > 0:
             delta[key] = gap
     return delta
+
+
+def spent(state: AgentState, delta: dict, limit_usd: float | None = None) -> dict:
+    """The model turn's update to the budget (``delta``) and the totals so far (``spend``)."""
+    total = add_counts(state.get("budget"), delta)
+    spend = {key: total.get(key, 0) for key in LEDGER_COUNTERS}
+    if limit_usd is not None:
+        spend["session_budget_usd"] = limit_usd
+    return {"budget": delta, "spend": spend}
 
 
 def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -54,29 +63,32 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     if not is_live(name):
         reply = bound_reply(chat_model_for(task, context).invoke(messages))
         usage = getattr(reply, "usage_metadata", None) or {}
-        spent = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
-                 "output_tokens": usage.get("output_tokens", 0)}
+        counted = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
+                   "output_tokens": usage.get("output_tokens", 0)}
         emit(task.get("run_dir"), "model_turn", model=name, tool_calls=preview_calls(reply.tool_calls), usage=usage)
-        return {"messages": [reply], "budget": spent}
+        return {"messages": [reply], **spent(state, counted)}
     return _live_investigate(state, context, name, messages)
 
 
 def _live_investigate(state: AgentState, context: Context, name: str, messages: list) -> dict:
     task, budget = state["task"], state.get("budget") or {}
     thread_id = task.get("session_id") or "unknown-thread"
+
+    def caught_up() -> dict:  # the ledger's counts for this thread, and the totals so far
+        return spent(state, ledger_catch_up(budget, context.ledger, thread_id), context.session_budget_usd)
+
     try:
         live = live_turn(name, context, messages, thread_id=thread_id, run_dir=task.get("run_dir"))
     except BudgetExceededError as exc:
         hit = spend_hit(str(exc))
         emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
-        return {**hit.update(), "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+        return {**hit.update(), **caught_up()}
     except LiveRequestError as exc:
         emit(task.get("run_dir"), "model_error", model=name, error=str(exc), status_code=exc.status_code)
-        return {"status": "failed", "reason": str(exc),
-                "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+        return {"status": "failed", "reason": str(exc), **caught_up()}
     reply = bound_reply(live.message)
     emit(task.get("run_dir"), "model_turn", model=name, request_id=live.request_id,
          tool_calls=preview_calls(reply.tool_calls),
          invalid_tool_calls=[c.get("name") for c in reply.invalid_tool_calls], usage=live.usage,
          cost_usd=live.cost_usd)
-    return {"messages": [reply], "budget": ledger_catch_up(budget, context.ledger, thread_id)}
+    return {"messages": [reply], **caught_up()}
