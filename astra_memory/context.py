@@ -132,14 +132,13 @@ class Context:
         "default: ask for --workspace runs on a terminal, not for bundled scenarios or scripts; resume: the "
         "session's).", panel="Workspace"))
     namespace: str = knob("", env="ASTRA_NAMESPACE", cli=Flag(  # "": the shared default
-        "--namespace", "Memory namespace (team or project) searched and written ({env}; default the shared one; "
-        "resume: the session's).", panel="Memory"))
+        "--namespace", "Memory namespace of a team or project ({env}; default: the shared one).",
+        panel="Memory"))
     replay: bool = knob(True, env="ASTRA_REPLAY", cli=Flag(  # try memory's confirmed diffs first
-        "--replay/--no-replay", "Before asking a model, replay a confirmed fix from memory whose diff applies "
-        "here ({env}; default {default}; resume: the session's).", panel="Memory"))
+        "--replay/--no-replay", "Replay a confirmed fix from memory before asking a model ({env}; "
+        "default {default}).", panel="Memory"))
     attempts: bool = knob(True, env="ASTRA_ATTEMPTS", cli=Flag(  # failed attempts: stores/attempts.py
-        "--attempts/--no-attempts", "Remember failed attempts: record each tested change that did not pass, show "
-        "them before the first edit, refuse an exact repetition ({env}; default {default}; resume: the session's).",
+        "--attempts/--no-attempts", "Remember changes that failed; refuse an exact repeat ({env}).",
         panel="Memory"))
     # -- live models and the cost guard (astra_memory/costs/) --
     approve_live_cost: bool = knob(False, env="ASTRA_APPROVE_LIVE_COST", recorded=False, cli=Flag(  # every process
