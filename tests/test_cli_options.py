@@ -58,14 +58,14 @@ def test_the_flags_users_know_are_kept():
             "--price-in", "--price-out", "--test-timeout", "--max-attempts", "--max-output-tokens"} <= names
     assert "--no-approve-live-cost" not in names  # a single switch: on when given, never turned off
     assert (params["max_attempts"].min, params["max_attempts"].max) == (1, 20)
-    assert set(FALSE_IS_GIVEN) == {"use_responses_api", "chain_responses", "approve_edits", "replay"}
+    assert set(FALSE_IS_GIVEN) == {"use_responses_api", "chain_responses", "approve_edits", "replay", "attempts"}
 
 
 def test_help_says_the_fields_default_and_environment_variable():
     assert option_help("max_attempts") == f"Test runs after finish() before the run ends failed (default {default_of('max_attempts')})."
     assert "(default 120)" in option_help("test_timeout_s")  # 120.0, said as people write it
     assert "default 0.25" in option_help("session_budget_usd") and "default 5)" in option_help("total_budget_usd")
-    assert "(ASTRA_REPLAY; default on;" in option_help("replay")
+    assert "(ASTRA_REPLAY; default on)" in option_help("replay")
     assert "ASTRA_APPROVE_LIVE_COST=1" in option_help("approve_live_cost")
     assert (shown(True), shown(4096), shown(120.0), shown(0.25)) == ("on", "4096", "120", "0.25")
 
