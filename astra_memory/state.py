@@ -224,6 +224,7 @@ class ReplayInfo(TypedDict):
     """The replay node: which stored fixes it tried on this workspace, and the one that fixed it."""
 
     tried: list[ReplayAttempt]
+    passed_over: list[ReplayAttempt]  # hits not tried, ``result`` saying why (rules/replay_candidates.py)
     replayed: str | None  # memory id of the replayed fix, when one fixed the bug
     skipped: str | None  # why nothing was tried (switched off, no fix with a diff)
 

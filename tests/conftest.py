@@ -14,6 +14,9 @@ import pytest
 from astra_memory.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
+# Vendored projects (tests/data: a real library with its own tests, for end-to-end sessions) are
+# projects under repair, never part of this suite.
+collect_ignore_glob = ["data/*"]
 # The tests run as from a shell whose virtualenv is the tool's own: a --workspace task's tests run on
 # the invoking shell's PATH (testrun/run.project_environment), so `python -m pytest` there is ours.
 if str(Path(sys.executable).parent) not in os.environ.get("PATH", "").split(os.pathsep):

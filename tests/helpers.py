@@ -32,3 +32,24 @@ FINISH = call("finish", fix_description="Strip whitespace around comma-separated
 
 def file_text(task, rel: str) -> str:
     return (Path(task["workspace"]) / rel).read_text()
+
+
+def make_venv(where: Path, *, tool_packages: bool, modules: dict[str, str] | None = None) -> Path:
+    """A real virtualenv at ``where`` (no pip, about a second), as a user's project would have one.
+
+    ``tool_packages``: its site-packages reaches the tool's own (a ``.pth``), so it has pytest without
+    a download; without it the venv has nothing but the standard library. ``modules``: extra
+    single-file modules installed into it (``{"name": "source"}``), ones the tool's interpreter lacks."""
+    import site
+    import subprocess
+    import venv
+
+    venv.EnvBuilder(with_pip=False).create(where)
+    python = where / "bin" / "python"
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    if tool_packages:
+        Path(purelib, "tool.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    for name, source in (modules or {}).items():
+        Path(purelib, f"{name}.py").write_text(source)
+    return where

@@ -3,7 +3,6 @@ install or change, with no memory search and no model request. Real subprocesses
 
 import shutil
 import subprocess
-import venv
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from astra_memory.tasks import TaskInputError
 from astra_memory.testrun.environment import cannot_run, command_problem
 from astra_memory.testrun.run import run_tests
 from tests.conftest import cli_env, run_cli
+from tests.helpers import make_venv
 
 FAILING_TEST = "from app.core import answer\n\ndef test_answer():\n    assert answer() == 42\n"
 
@@ -32,9 +32,7 @@ def _project(root: Path, test_body: str = FAILING_TEST) -> Path:
 @pytest.fixture(scope="module")
 def bare_python(tmp_path_factory) -> str:
     """A real interpreter without pytest: a fresh venv with nothing installed (no pip, ~1 s)."""
-    where = tmp_path_factory.mktemp("bare") / "venv"
-    venv.EnvBuilder(with_pip=False).create(where)
-    python = where / "bin" / "python"
+    python = make_venv(tmp_path_factory.mktemp("bare") / "venv", tool_packages=False) / "bin" / "python"
     assert subprocess.run([python, "-c", "import pytest"], capture_output=True).returncode != 0
     return str(python)
 

@@ -3,10 +3,8 @@ PATH and VIRTUAL_ENV, or ``python``/a workspace .venv), never on the tool's own 
 a run that cannot even collect ends ``cannot_run`` naming the missing module, file and line, the
 command and the interpreter. Real venvs, real subprocesses."""
 
-import site
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from astra_memory.events import read_events
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.testrun.environment import cannot_run
 from astra_memory.testrun.run import project_environment, run_tests
+from tests.helpers import make_venv
 
 TOOL_BIN = str(Path(sys.executable).parent)
 SYSTEM = "/usr/local/bin:/usr/bin:/bin"
@@ -26,13 +25,9 @@ TEST = ("import extdep_only_here\nfrom app.core import answer\n\n"
 @pytest.fixture(scope="module")
 def project_venv(tmp_path_factory) -> Path:
     """A venv with pytest (through a .pth to the tool's site-packages) and a module the tool lacks."""
-    where = tmp_path_factory.mktemp("projvenv") / "venv"
-    venv.EnvBuilder(with_pip=False).create(where)
+    where = make_venv(tmp_path_factory.mktemp("projvenv") / "venv", tool_packages=True,
+                      modules={"extdep_only_here": "ANSWER = 42\n"})
     python = where / "bin" / "python"
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    Path(purelib, "tool.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    Path(purelib, "extdep_only_here.py").write_text("ANSWER = 42\n")
     assert subprocess.run([sys.executable, "-c", "import extdep_only_here"], capture_output=True).returncode != 0
     assert subprocess.run([python, "-c", "import extdep_only_here, pytest"], capture_output=True).returncode == 0
     return where

@@ -43,6 +43,13 @@ def settings_file(project: Path) -> Path:
     return project / SETTINGS
 
 
+def symptom_of(agent, settings, project: Path) -> str:
+    """The symptom query a session on ``project`` searches memory with (a session with replay off)."""
+    final = start_session(agent, {**workspace_task(project, TEST_COMMAND, settings, f"symptom-{project.name}"),
+                                  "approve_edits": False}, context=Context(replay=False))
+    return final["memory"]["query"]
+
+
 def fix_alpha_once(agent, settings) -> str:
     final = start_session(agent, task_with_script(settings, "first-alpha"))
     assert final["status"] == "fixed" and final["budget"]["model_requests"] > 0
@@ -136,15 +143,14 @@ def test_a_replay_whose_tests_still_fail_is_undone_byte_for_byte(agent, settings
     wrong = agent.memory.store_fix_memory(
         "Drop blank origins.", "AssertionError", [SETTINGS], "pytest passed with exit code 0 (4 passed)",
         confirmed_outcome="pytest passed with exit code 0 (4 passed)",
-        symptom="AssertionError second origin rejected allowed origins", diff=_diff(text, text.replace(BROKEN, WRONG_FIX)),
-        session_id="wrong-session", project="corsgate")
+        symptom=symptom_of(agent, settings, project), diff=_diff(text, text.replace(BROKEN, WRONG_FIX)),
+        session_id="wrong-session", project="corsgate")  # the same symptoms: a strong match, tried
     # CRLF line ends and an executable bit: a text-mode rewrite would change both; the restore must not.
     settings_file(project).write_bytes(text.replace("\n", "\r\n").encode())
     settings_file(project).chmod(0o755)
     before = tree(project)
     final = start_session(agent, {**workspace_task(project, TEST_COMMAND, settings, "undo-thread"),
-                                  "approve_edits": False},
-                          context=Context(min_score=-1.0))
+                                  "approve_edits": False})
     (attempt,) = final["replay"]["tried"]
     assert attempt["memory_id"] == wrong.memory_id and attempt["result"].startswith("tests still fail")
     assert final["status"] == "needs_model" and tree(project) == before

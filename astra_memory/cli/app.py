@@ -85,9 +85,12 @@ def _progress(quiet: bool):
             detail = f"{len(found)} hit(s) for the diagnosis" + (
                 f", best {found[0]['score']:.4f} from {found[0]['session_id']}" if found else "")
         elif node == "replay" and update.get("replay"):
+            from astra_memory.rules.replay_candidates import passed_over_lines
+
             info = update["replay"]
             detail = (f"replayed {info['replayed']}" if info.get("replayed") else info.get("skipped")
                       or "; ".join(f"{a['memory_id']} {a['result']}" for a in info["tried"]))  # whole, never cut
+            detail += "".join(f"\n{' ' * 18}{line}" for line in passed_over_lines(info))  # one hit a line, under it
         elif node == "investigate" and update.get("messages"):
             calls = update["messages"][-1].tool_calls
             detail = ", ".join(c["name"] for c in calls) or "no tool call"

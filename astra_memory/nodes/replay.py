@@ -1,6 +1,8 @@
 """replay: before any model request, try the confirmed fixes memory returned for this failure.
 
-For each hit with a stored diff, best first: if the diff applies exactly (hunks may sit at other
+For each hit that may be tried here (rules/replay_candidates.py: an active record with a diff,
+its files in this workspace, a match of at least REPLAY_MIN_SCORE; every other hit is named with
+why it was skipped), best first: if the diff applies exactly (hunks may sit at other
 line offsets; see patch.plan_patch) and the project's tests then pass, the bug is fixed with
 no model request. The edits and the passing run go into state exactly as the edit and test nodes
 would write them, so the confirmed-fix gate holds and `store` adds this session as a ``replay``
@@ -32,6 +34,7 @@ from astra_memory.models.factory import model_name
 from astra_memory.nodes.common import context_of, fix_memory, workspace_of
 from astra_memory.rules.approval import ask, replay_request
 from astra_memory.rules.gates import require_memory
+from astra_memory.rules.replay_candidates import passed_over_lines, why_not_replayed
 from astra_memory.rules.runner_checks import runner_checks
 from astra_memory.state import (
     AgentState,
@@ -50,14 +53,18 @@ from astra_memory.workspace import patch
 from astra_memory.workspace.files import unified_diff
 
 
-def candidates(state: AgentState, runtime: Runtime[Context]) -> list[FixRecord]:
-    """The delivered hits that can be replayed: active records with a diff, in the order shown."""
-    memory, records = fix_memory(runtime), []
+def candidates(state: AgentState, runtime: Runtime[Context], workspace) -> tuple[list[FixRecord], list[ReplayAttempt]]:
+    """The delivered hits replay may try, in the order shown, and those it passes over with why
+    (rules/replay_candidates.py: active, with a diff, its files here, a strong match)."""
+    memory, records, passed_over = fix_memory(runtime), [], []
     for hit in (state.get("memory") or {}).get("hits") or []:
         record = memory.get(hit["memory_id"])
-        if record is not None and record.diff.strip() and record.status == "active":
+        why = "it is no longer in memory" if record is None else why_not_replayed(record, hit["score"], workspace)
+        if why:
+            passed_over.append(ReplayAttempt(memory_id=hit["memory_id"], result=why))
+        else:
             records.append(record)
-    return records
+    return records, passed_over
 
 
 def no_model(state: AgentState, context: Context) -> bool:
@@ -73,13 +80,16 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
     undone = patch.recover(workspace, journal_dir)  # a crash mid-replay: back to the untouched files
     if undone:
         emit(task.get("run_dir"), "replay_recovered", memory_ids=undone)
-    info = ReplayInfo(tried=[], replayed=None, skipped=None)
+    info = ReplayInfo(tried=[], passed_over=[], replayed=None, skipped=None)
     update: dict = {"replay": info}
-    records = candidates(state, runtime) if context.replay else []
+    records, info["passed_over"] = candidates(state, runtime, workspace) if context.replay else ([], [])
+    for passed in info["passed_over"]:  # the session's events: why each hit was not tried
+        emit(task.get("run_dir"), "replay_skipped", memory_id=passed["memory_id"], reason=passed["result"])
     if not context.replay:
         info["skipped"] = f"switched off ({setting_name('replay')})"
     elif not records:
-        info["skipped"] = "memory returned no confirmed fix with a diff"
+        info["skipped"] = "none of memory's hits can be replayed here" if info["passed_over"] else \
+            "memory returned no confirmed fix"
     runs: list = []
     # A session whose edits wait for a human's yes has no stored diff applied unasked: the first
     # diff that applies is put to the human (interrupt), and only that one is tried. Everything
@@ -117,7 +127,8 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
     if runs:
         update.update(test_runs=runs, budget={"test_runs": len(runs)})
     if no_model(state, context):
-        tried = "; ".join(f"{a['memory_id']}: {a['result']}" for a in info["tried"]) or info["skipped"] or "nothing"
+        tried = "; ".join([f"{a['memory_id']}: {a['result']}" for a in info["tried"]]
+                          + passed_over_lines(info)) or info["skipped"] or "nothing"
         update.update(status="needs_model", reason=(
             f"no confirmed fix from memory fixed this failure (tried: {tried}), and " + needs_model_advice(task)))
     return update

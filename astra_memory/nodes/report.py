@@ -38,6 +38,7 @@ def summarize(state: AgentState) -> dict:
         "stored_memory_id": state.get("stored_memory_id"),
         "replayed_memory_id": (state.get("replay") or {}).get("replayed"),
         "replay_tried": (state.get("replay") or {}).get("tried", []),
+        "replay_skipped": (state.get("replay") or {}).get("passed_over", []),  # hits not tried, and why
         "model_requests": int(budget.get("model_requests", 0)),
         "tool_calls": int(budget.get("tool_calls", 0)),
         "test_runs": int(budget.get("test_runs", 0)),
