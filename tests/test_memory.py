@@ -27,7 +27,7 @@ def memory(request, tmp_path):
 
     target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
     with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
-        yield FixMemory(opened.store, min_score=0.05)
+        yield FixMemory(opened.store, min_score=0.05, floor=0.0)  # both calibrated for the hash embeddings
 
 
 def store_fix(memory, fix="strip whitespace around comma separated origins", session="s1", **overrides):
