@@ -96,7 +96,7 @@ class FixMemory:
         the record's cause, ``FixRecord.cause_text``; the vector search is the same).
         ``project``: the project the search is for; its records confirmed again or replayed move up
         a place or two (stores/evidence.py). Without it no record is lifted.
-        A negative ``min_score`` shows every rank: no floor and no margin either (benches, tools).
+        A ``min_score`` of 0 or below shows every rank: no floor and no margin either (benches, tools).
         """
         if not isinstance(query, str) or not query.strip():
             raise MemoryValidationError("query must be a non-empty string describing the failure")
@@ -127,7 +127,7 @@ class FixMemory:
         ranked.sort(key=lambda row: row[0].value.get("status") == "superseded")  # below every active fix (stable)
         # The minimum score is calibrated on the cosine; the floor and the margin on the fused score.
         keep = deliverable([c for _, c, _ in ranked], threshold, top_k, floor=self.floor,
-                           fused=[f for _, _, f in ranked] if self.hybrid and threshold >= 0 else None)
+                           fused=[f for _, _, f in ranked] if self.hybrid and threshold > 0 else None)
         return [MemoryHit(FixRecord.from_store_value(ranked[i][0].value), ranked[i][1], ranked[i][2]) for i in keep]
 
     # -- store ----------------------------------------------------------------------------
