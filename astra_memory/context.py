@@ -34,7 +34,7 @@ from astra_memory.errors import ConfigurationError
 DEFAULT_MIN_SCORE = 0.15
 # The fused score (vector and BM25, stores/hybrid.py) a hit needs to be shown at all: a weak list shows
 # nothing. Chosen on the development sets only (docs/results.md).
-DEFAULT_MIN_FUSED_SCORE = 0.45
+DEFAULT_MIN_FUSED_SCORE = 0.35
 DEFAULT_SESSION_BUDGET_USD = 0.25
 DEFAULT_TOTAL_BUDGET_USD = 5.00
 TRUE_WORDS = ("1", "true", "yes")

@@ -41,8 +41,10 @@ def test_the_diagnosis_is_stored_and_read_back(memory):
 
 
 def test_a_diagnosis_is_matched_against_causes_not_symptoms(memory):
-    # The decoy's symptom and fix repeat the diagnosis's words; only the other record has that cause.
-    decoy = store(memory, "decoy", symptom="AssertionError: assert 'Weiss' in [] (names compared)",
+    # The decoy is the nearer vector (its symptom and fix share the query's words); only the other record
+    # has that cause. The cause's words have a tenth of the fused score (stores/hybrid.py): they decide
+    # between near neighbours like these, not across a wide gap.
+    decoy = store(memory, "decoy", symptom="AssertionError: assert 'Weiss' in []",
                   fix="Strip whitespace around names before they are compared",
                   diagnosis={"error_type": "AssertionError", "cause": "names keep surrounding whitespace",
                              "files": ["app/names.py"]})

@@ -130,8 +130,8 @@ def delivered_metrics(shown: dict[str, list[str]], queries: list[QueryCase]) -> 
 # Candidate operating points (min cosine score, fused floor, fused margin), fixed before measuring:
 # the default first (stores/hybrid.py), then the rule before issue 26 (top 3 at the minimum cosine
 # score, no floor, no margin), then one knob moved at a time.
-OPERATING_POINTS = [(0.15, FUSED_FLOOR, FUSED_MARGIN), (0.15, None, None), (0.15, 0.35, FUSED_MARGIN),
-                    (0.15, 0.55, FUSED_MARGIN), (0.15, FUSED_FLOOR, 0.05), (0.15, FUSED_FLOOR, 0.15),
+OPERATING_POINTS = [(0.15, FUSED_FLOOR, FUSED_MARGIN), (0.15, None, None), (0.15, 0.30, FUSED_MARGIN),
+                    (0.15, 0.40, FUSED_MARGIN), (0.15, FUSED_FLOOR, 0.03), (0.15, FUSED_FLOOR, 0.10),
                     (0.15, FUSED_FLOOR, 1.0)]
 
 
