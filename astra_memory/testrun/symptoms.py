@@ -10,7 +10,11 @@ Whatever options the test command was run with, the signature comes out clean: A
 trusted for names or error types (the section headers and tracebacks are); parametrized ids keep
 their parameters; each failing test is parsed on its own (pytest sections, unittest ``FAIL:`` /
 ``ERROR:`` blocks), so two different failures in one run stay two; lines of library code
-(site-packages, the standard library) are never reported as failing code.
+(site-packages, the standard library) are never reported as failing code. A doctest failure gives
+``DocTestFailure: doctest expected X, got Y`` and its failing example (or the unexpected exception);
+a chained exception keeps its earlier exceptions as ``caused by``; a project's own exception is
+known by its qualified name whatever its suffix; subtests (pytest's ``SUBFAILED``, unittest's
+``subTest``) are items of their own. Tested on real pytest output: tests/test_symptoms_real_output.py.
 """
 
 from __future__ import annotations
