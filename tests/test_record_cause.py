@@ -113,3 +113,23 @@ def test_a_session_stores_its_diagnosis_with_the_fix_and_a_replay_keeps_it(agent
     again = start_session(agent, task_with_script(settings, "t-cause-2"))  # replays it: no diagnosis stated
     assert again["replay"]["replayed"] == record.memory_id
     assert agent.memory.get(record.memory_id).diagnosis == record.diagnosis
+
+
+def test_a_weak_list_shows_nothing_and_says_so(tmp_path):
+    """At the default rule (min score 0.15, fused floor 0.35) a query that matches no record well gets
+    no hits, and the model reads that there is no confident match, not three fixes for other causes."""
+    from astra_memory.stores.format import format_hits
+
+    with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as opened:
+        memory = FixMemory(opened)
+        for n, words in enumerate(["timeout parsed as minutes", "port read from the wrong variable",
+                                   "rounding half down", "list reused between calls"]):
+            store(memory, f"other-{n}", symptom=f"AssertionError: {words}", fix=f"Fix {words}")
+        cosine_only = FixMemory(opened, hybrid=False)  # the rule before: top 3 at the minimum cosine score
+        weak = "AssertionError: unexpected"  # shares the error type with every record, nothing else
+        assert len(cosine_only.search_codebase_memory(weak)) == 3
+        assert memory.search_codebase_memory(weak) == []
+        assert format_hits([]).startswith("No confident match")
+        one_close = "AssertionError: calls"  # one near record (cosine 0.46), two far ones (0.15-0.17)
+        assert len(cosine_only.search_codebase_memory(one_close)) == 3
+        assert [h.record.session_id for h in memory.search_codebase_memory(one_close)] == ["other-3"]
