@@ -41,7 +41,7 @@ def _remove_if_passed(config) -> None:
 def pytest_sessionfinish(session, exitstatus):
     session.config._astra_failed = exitstatus not in (0, 5)
 SECRET_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ASTRA_MODEL", "ASTRA_DATABASE_URL", "ASTRA_CRASH_AT",
-               "ASTRA_MIN_SCORE", "ASTRA_EMBEDDING_MODEL_PATH")
+               "ASTRA_MIN_SCORE", "ASTRA_MIN_FUSED_SCORE", "ASTRA_EMBEDDING_MODEL_PATH")
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,7 @@ def test_fix_memory_on_a_live_vectorai_db():
     collection = f"astra_codebase_memory_test_{uuid.uuid4().hex[:8]}"
     with open_actian_store(HashEmbeddings(), URL, collection=collection) as store:
         try:
-            memory = FixMemory(store, min_score=0.05)
+            memory = FixMemory(store, min_score=0.05, floor=0.0)
             args = dict(error_type="AssertionError", file_paths=["app/settings.py"], outcome=OUTCOME,
                         confirmed_outcome=OUTCOME, symptom="AssertionError: second origin rejected comma separated",
                         diff="-a\n+b\n", session_id="s1", project="corsgate")

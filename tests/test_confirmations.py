@@ -39,7 +39,7 @@ def target(request, tmp_path):
 @pytest.fixture
 def memory(target):
     with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
-        yield FixMemory(opened.store, min_score=0.05)
+        yield FixMemory(opened.store, min_score=0.05, floor=0.0)  # both calibrated for the hash embeddings
 
 
 def confirm(memory, session, diff=DIFF, **overrides):

@@ -80,3 +80,30 @@ def test_a_thread_stopped_before_any_renamed_field_is_refused_too(previous_home)
     assert listed.returncode == 0, listed.stderr
     rows = {r["thread_id"]: r for r in json.loads(listed.stdout)}
     assert rows["v01-beta"]["status"] == "fixed"
+
+
+def test_a_previous_record_without_a_cause_is_found_by_a_diagnosis(previous_home, tmp_path):
+    """0.1's record has no diagnosis (issue 26 part 2 came later): the diagnosis search matches its
+    error type and fix description instead, and a new record stored beside it carries its cause.
+    On a copy: the archive stays as 0.1 wrote it."""
+    from astra_memory.stores.embeddings import MiniLMEmbeddings
+    from astra_memory.stores.memory import FixMemory
+    from astra_memory.stores.sqlite import open_sqlite_store
+
+    copy = tmp_path / "memory.sqlite"
+    shutil.copy(previous_home / "memory.sqlite", copy)
+    with open_sqlite_store(copy, MiniLMEmbeddings()) as store:
+        memory = FixMemory(store)
+        (old,) = memory.list_records()
+        assert old.diagnosis is None
+        assert old.cause_text == f"{old.error_type}: {' '.join(old.fix_description.split())}"
+        hits = memory.search_codebase_memory(f"{old.error_type}: {old.fix_description}", against="cause")
+        assert [h.record.memory_id for h in hits] == [old.memory_id]
+        new = memory.store_fix_memory(
+            fix_description="Compare header names case-insensitively", error_type="KeyError",
+            file_paths=["app/headers.py"], outcome="1 of 1 failing tests now pass", symptom="KeyError: 'Audit-Log'",
+            confirmed_outcome="1 of 1 failing tests now pass", diff="", session_id="s-new", project="other",
+            diagnosis={"error_type": "KeyError", "cause": "header lookup is case-sensitive but HTTP header names "
+                                                         "are not", "files": ["app/headers.py"]})
+        assert memory.get(new.memory_id).diagnosis.cause.startswith("header lookup is case-sensitive")
+        assert len(memory.list_records()) == 2 and memory.get(old.memory_id) == old

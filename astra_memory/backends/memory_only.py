@@ -39,4 +39,4 @@ def open_memory(settings: Settings | None = None, *, namespace: str | None = Non
         ensure_home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     with open_backend(settings, embeddings, checkpointer=False, read_only=read_only) as backend:
-        yield FixMemory(backend.store, min_score=context.min_score, namespace=where)
+        yield FixMemory(backend.store, min_score=context.min_score, floor=context.min_fused_score, namespace=where)

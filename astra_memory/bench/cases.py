@@ -9,7 +9,8 @@ Format (``/work/shared/DESIGN.md``)::
 
 Optional fields this package adds and reads when present: ``family`` and ``scenario`` (where a
 case came from, for the calibration figures), ``diff`` on records (stored like a session stores
-it), and ``exclude`` on queries: records the query must not be ranked against. The shipped file
+it), ``diagnosis`` on records (``{"error_type", "cause", "files"}``: the fixing session's diagnosis,
+stored with the fix), and ``exclude`` on queries: records the query must not be ranked against. The shipped file
 uses ``exclude`` for a query's own scenario: that scenario's fix is what the query's session is
 about to find, so it cannot be in memory yet (leave-one-out); and ``cohort`` on queries (the
 scenario's ``cohort``: ``design`` or ``held-out``), by which the bench also splits its metrics.
@@ -93,6 +94,7 @@ class RecordCase:
     family: str = ""
     scenario: str = ""
     diff: str = ""
+    diagnosis: dict | None = None  # the fixing session's diagnosis {error_type, cause, files}, if the case has one
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,15 @@ def _require(data: dict, keys: tuple[str, ...], where: str) -> None:
         raise CaseFileError(f"{where}: missing {', '.join(missing)}")
 
 
+def _record_diagnosis(value, where: str) -> dict | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not str(value.get("cause", "")).strip():
+        raise CaseFileError(f"{where}: diagnosis must be an object with a cause (and error_type, files)")
+    return {"error_type": str(value.get("error_type") or ""), "cause": str(value["cause"]),
+            "files": [str(f) for f in value.get("files") or []]}
+
+
 def load_cases(path: str | Path) -> CaseSet:
     """Read and validate a case file; every problem names its line."""
     path = Path(path)
@@ -142,7 +153,7 @@ def load_cases(path: str | Path) -> CaseSet:
                 id=str(data["id"]), project=str(data.get("project", "")), failure=data["failure"],
                 error_type=data["error_type"], files=[str(f) for f in data["files"]], fix=data["fix"],
                 outcome=data["outcome"], family=str(data.get("family", "")), scenario=str(data.get("scenario", "")),
-                diff=str(data.get("diff", ""))))
+                diff=str(data.get("diff", "")), diagnosis=_record_diagnosis(data.get("diagnosis"), where)))
         elif kind == "query":
             _require(data, _QUERY_REQUIRED, where)
             if not isinstance(data["relevant"], list):

@@ -170,7 +170,8 @@ the first relevant record (0 beyond rank 10, the most a memory search returns). 
 - (a) records stored with `FixMemory.store_fix_memory` (symptom = `symptom_query(parse_failure(output))`,
   as the store node writes it) in an empty `SqliteStore`; queries through `parse_failure` +
   `symptom_query` + `FixMemory.search_codebase_memory`, as the memory_search node does: the vector
-  order fused with a BM25 order of the same candidates by reciprocal rank fusion (k = 60).
+  and BM25 scores of the same candidates fused by a convex combination (stores/hybrid.py); the diagnosis
+  search matches its words against the records' causes (`against="cause"`).
 - (a′) the same store and queries, vector order only (`FixMemory(hybrid=False)`): what the fusion adds.
 - (b) a `SqliteStore` embedding only the fix description, queried with the raw pytest output.
 - (c) `BM25Retriever` (langchain-community) over the text (a) embeds, queried with (a)'s query.
@@ -226,7 +227,8 @@ def retrieval_side_by_side(result: dict) -> dict[str, str]:
             f"{m['delivered']['nothing_relevant_shown']:.3f} / {m['delivered']['shown_per_query']:.2f}" for m in by)])
     points = []
     for i, point in enumerate(result["sets"][names[0]]["operating_points"]):
-        rule = f"min score {point['min_score']:g}" + (f", within {point['margin']:g} of the best" if point["margin"] else "")
+        rule = (f"min score {point['min_score']:g}" + (f", fused ≥ {point['floor']:g}" if point.get("floor") else "")
+                + (f", within {point['margin']:g} of the best" if point["margin"] else ""))
         points.append([rule, *(
             f"{p['precision']:.3f} / {p['recall_shown']:.3f} / {p['shown_per_query']:.2f}"
             for p in (result["sets"][n]["operating_points"][i] for n in names))])
@@ -267,8 +269,9 @@ its top {result['session_top_k']}.
 
 ## Operating points of the product (precision / recall of what is shown / hits shown per query)
 
-Candidate rules fixed before measuring; the first is the default. A margin shows only hits whose
-cosine score is within it of the best shown one ("score separation").
+Candidate rules fixed before measuring; the first is the default (stores/hybrid.py), the second the
+rule before issue 26 (top 3 at the minimum cosine score). "fused ≥": the fused score's floor; a
+margin shows only hits whose fused score is within it of the best shown one.
 
 {tables['operating_points']}
 

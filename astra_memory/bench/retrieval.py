@@ -6,7 +6,9 @@ Three systems are measured on the same cases in the same run, all on the package
     with the symptom a session would store (``symptom_query(parse_failure(failure))``, what the
     ``store`` node writes); every query's failure text goes through the same ``parse_failure`` +
     ``symptom_query`` and ``FixMemory.search_codebase_memory`` the ``memory_search`` node uses:
-    the vector order fused with BM25 over the candidates (``astra_memory/stores/hybrid.py``).
+    the vector scores fused with BM25 scores over the candidates (``astra_memory/stores/hybrid.py``).
+    A record of a bundled scenario carries that scenario's scripted diagnosis (what its session would
+    store), a case record its own ``diagnosis`` field if it has one; the others have none (cases.py).
 (a′) **ablation**: the same store and queries, vector order alone (``FixMemory(hybrid=False)``),
     so the table shows what the fusion adds.
 (b) **origin-story baseline**: embed only the fix description, query with the raw failure text
@@ -36,6 +38,8 @@ from __future__ import annotations
 import re
 import tempfile
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,7 +59,7 @@ from astra_memory.nodes.diagnosis_search import diagnosis_query
 from astra_memory.scenarios import list_scenarios
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
-from astra_memory.stores.hybrid import deliverable, tokenize
+from astra_memory.stores.hybrid import FUSED_FLOOR, FUSED_MARGIN, deliverable, tokenize
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
 from astra_memory.stores.sqlite import open_sqlite_store
@@ -66,7 +70,7 @@ SEARCH_TOP_K = 10  # the most FixMemory.search_codebase_memory returns; MRR is M
 SESSION_TOP_K = 3  # what a session's mandatory memory search asks for (Context.memory_top_k)
 SYSTEMS = ("product", "product_vector_only", "baseline_fix_only", "bm25")
 SYSTEM_LABELS = {
-    "product": "(a) product: symptom query → symptom + fix record, vector + BM25 fused (RRF)",
+    "product": "(a) product: symptom query → symptom + fix record, vector + BM25 scores fused",
     "product_vector_only": "(a′) ablation: the product's store and query, vector order only",
     "baseline_fix_only": "(b) origin-story baseline: raw failure → fix description only",
     "bm25": "(c) BM25 (langchain-community) over the product's record text",
@@ -75,9 +79,11 @@ SYSTEM_LABELS = {
 
 @dataclass
 class Ranked:
-    """One system's answer to one query: record ids best first (excluded records removed)."""
+    """One system's answer to one query: record ids best first (excluded records removed), their
+    cosine scores and, from the product's hybrid search, the fused scores it ranks and delivers by."""
     ids: list[str]
     scores: list[float | None]
+    fused: list[float | None] | None = None
 
     def first_relevant_rank(self, relevant: set[str]) -> int | None:
         for position, rid in enumerate(self.ids, start=1):
@@ -121,19 +127,20 @@ def delivered_metrics(shown: dict[str, list[str]], queries: list[QueryCase]) -> 
             "recall_shown": round((n - missed) / n, 4), "shown_per_query": round(hits / n, 3)}
 
 
-# Candidate operating points (min score, margin to the best shown score), fixed before measuring:
-# the default first, then stricter thresholds and score-separation rules.
-OPERATING_POINTS = [(0.15, None), (0.25, None), (0.35, None), (0.45, None), (0.15, 0.15), (0.15, 0.1),
-                    (0.15, 0.05), (0.35, 0.1)]
+# Candidate operating points (min cosine score, fused floor, fused margin), fixed before measuring:
+# the default first (stores/hybrid.py), then the rule before issue 26 (top 3 at the minimum cosine
+# score, no floor, no margin), then one knob moved at a time.
+OPERATING_POINTS = [(0.15, FUSED_FLOOR, FUSED_MARGIN), (0.15, None, None), (0.15, 0.30, FUSED_MARGIN),
+                    (0.15, 0.40, FUSED_MARGIN), (0.15, FUSED_FLOOR, 0.03), (0.15, FUSED_FLOOR, 0.10),
+                    (0.15, FUSED_FLOOR, 1.0)]
 
 
 def operating_points(rankings: dict[str, Ranked], queries: list[QueryCase]) -> list[dict[str, Any]]:
     """Delivered precision and recall of a session's top 3 under each candidate rule."""
     rows = []
-    for min_score, margin in OPERATING_POINTS:
-        shown = {q.id: [rankings[q.id].ids[i] for i in deliverable(
-            [float(s) for s in rankings[q.id].scores], min_score, SESSION_TOP_K, margin)] for q in queries}
-        rows.append({"min_score": min_score, "margin": margin, **delivered_metrics(shown, queries)})
+    for min_score, floor, margin in OPERATING_POINTS:
+        shown = {q.id: _shown(rankings[q.id], min_score, floor=floor, margin=margin) for q in queries}
+        rows.append({"min_score": min_score, "floor": floor, "margin": margin, **delivered_metrics(shown, queries)})
     return rows
 
 
@@ -150,7 +157,7 @@ def ranked(hits, exclude: list[str]) -> Ranked:
     """Search hits as case record ids (a case record is stored with its id as the session id),
     without the query's excluded records."""
     kept = [h for h in hits if h.record.session_id not in exclude]
-    return Ranked([h.record.session_id for h in kept], [h.score for h in kept])
+    return Ranked([h.record.session_id for h in kept], [h.score for h in kept], [h.fused for h in kept])
 
 
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$")
@@ -192,22 +199,34 @@ def case_diff(diff: str) -> str:
     return ""
 
 
-def store_case_record(memory: FixMemory, rec: RecordCase) -> FixRecord:
-    """A case record stored as a session stores its fix (the symptom the ``store`` node writes)."""
-    return memory.store_fix_memory(
+def store_case_record(memory: FixMemory, rec: RecordCase, diagnosis: dict | None = None) -> FixRecord:
+    """A case record stored as a session stores its fix (the symptom the ``store`` node writes), with
+    ``diagnosis`` (else its own) as the fixing session's diagnosis."""
+    return memory.store_fix_memory(diagnosis=diagnosis or rec.diagnosis,
         fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
         confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=case_diff(rec.diff),
         session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
 
 
-def _shown(ranked: Ranked, min_score: float) -> list[str]:
+def _shown(ranked: Ranked, min_score: float, floor: float | None = FUSED_FLOOR,
+           margin: float | None = FUSED_MARGIN) -> list[str]:
     """The hits a session's search would deliver from this ranking: the product's own rule
     (``stores/hybrid.py: deliverable``) applied after the query's excluded records are removed
-    (they cannot be in memory when the query's session runs)."""
+    (they cannot be in memory when the query's session runs). ``floor=None``: the cosine rule alone
+    (the vector-only ablation, the fix-only baseline, the rule before issue 26)."""
     if not ranked.ids or ranked.scores[0] is None:
         return ranked.ids[:SESSION_TOP_K]  # BM25 has no calibrated score: it shows its top 3
-    keep = deliverable([float(s) for s in ranked.scores], min_score, SESSION_TOP_K)
+    fused = ranked.fused if floor is not None and ranked.fused and None not in ranked.fused else None
+    keep = deliverable([float(s) for s in ranked.scores], min_score, SESSION_TOP_K,
+                       margin=margin if fused is not None else None, fused=fused, floor=floor or 0.0)
     return [ranked.ids[i] for i in keep]
+
+
+def record_diagnoses(cases: CaseSet) -> dict[str, dict]:
+    """``{record id: diagnosis}`` for the records of bundled scenarios: the scenario's scripted
+    ``state_diagnosis``, which its session stores with the fix (nodes/store.py)."""
+    scripted = {s.name: s.diagnosis for s in list_scenarios() if s.diagnosis}
+    return {r.id: scripted[r.scenario] for r in cases.records if r.scenario in scripted}
 
 
 def _product(cases: CaseSet, embeddings, workdir: Path, progress, task,
@@ -220,20 +239,44 @@ def _product(cases: CaseSet, embeddings, workdir: Path, progress, task,
     symptom_queries: dict[str, str] = {}
     with open_sqlite_store(workdir / "product.sqlite", embeddings) as store:
         memory, vector_only = FixMemory(store), FixMemory(store, hybrid=False)
+        diagnosed = record_diagnoses(cases)
+        stored: dict[str, FixRecord] = {}
         for rec in cases.records:
-            texts[rec.id] = store_case_record(memory, rec).embed_text
+            stored[rec.id] = store_case_record(memory, rec, diagnosed.get(rec.id))
+            texts[rec.id] = stored[rec.id].embed_text
             progress.advance(task)
         for q in cases.queries:
-            query = symptom_queries[q.id] = symptom_query(parse_failure(q.failure))
-            for name, service in (("product", memory), ("product_vector_only", vector_only)):
-                hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
-                rankings[name][q.id] = ranked(hits, q.exclude)
-            diagnosis = diagnoses.get(q.id)
-            if diagnosis:
-                hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0)
-                rankings["second_search"][q.id] = ranked(hits, q.exclude)
+            with left_out(memory, [stored[r] for r in q.exclude]):
+                _search(q, memory, vector_only, diagnoses, rankings, symptom_queries)
             progress.advance(task)
     return rankings, texts, symptom_queries
+
+
+@contextmanager
+def left_out(memory: FixMemory, records: list[FixRecord]) -> Iterator[None]:
+    """The memory without ``records`` while a query runs (leave-one-out: a query's own scenario's fix
+    cannot be in memory when its session searches), put back afterwards. Out of memory, not merely
+    dropped from the results: the fused score normalises BM25 by the pool's best match."""
+    for record in records:
+        memory.delete(record.memory_id)
+    try:
+        yield
+    finally:
+        for record in records:
+            memory.put_record(record)
+
+
+def _search(q: QueryCase, memory: FixMemory, vector_only: FixMemory, diagnoses: dict[str, str],
+            rankings: dict[str, dict[str, Ranked]], symptom_queries: dict[str, str]) -> None:
+    """One query's searches: the symptom search (product and vector only) and the diagnosis search."""
+    query = symptom_queries[q.id] = symptom_query(parse_failure(q.failure))
+    for name, service in (("product", memory), ("product_vector_only", vector_only)):
+        hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
+        rankings[name][q.id] = ranked(hits, q.exclude)
+    diagnosis = diagnoses.get(q.id)
+    if diagnosis:
+        hits = memory.search_codebase_memory(diagnosis, top_k=SEARCH_TOP_K, min_score=-1.0, against="cause")
+        rankings["second_search"][q.id] = ranked(hits, q.exclude)
 
 
 def sidecar_diagnoses_path(cases_path: str | Path) -> Path:

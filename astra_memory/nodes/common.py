@@ -50,7 +50,8 @@ def fix_memory(runtime: Runtime[Context]) -> FixMemory:
     if store is None:
         raise ConfigurationError("the graph was compiled without a store: use builder.compile(store=...)")
     context = context_of(runtime)
-    return FixMemory(store, min_score=context.min_score, namespace=namespace_for(context.namespace))
+    return FixMemory(store, min_score=context.min_score, namespace=namespace_for(context.namespace),
+                     floor=context.min_fused_score)
 
 
 def workspace_of(state: AgentState) -> Workspace:

@@ -2,9 +2,11 @@
 
 The first search (memory_search) knew only the observed symptoms. Before its first edit the model
 states what it believes is wrong through ``state_diagnosis(error_type, cause, files)``; this node
-searches memory with ``"<error_type>: <cause>"`` exactly as the first search does (same memory,
-same top k, same minimum score, same project, same rendering as quoted data with staleness notes)
-and answers the call with the result. The edge into ``edit`` (rules/routing.py) and the edit and
+searches memory with ``"<error_type>: <cause>"`` as the first search does (same memory, same top
+k, same minimum score, same project, same rendering as quoted data with staleness notes), except
+that its words are matched against each record's cause (the fixing session's diagnosis, or the fix
+description of a record without one: ``against="cause"``, stores/memory.py), and answers the call
+with the result. The edge into ``edit`` (rules/routing.py) and the edit and
 approve nodes (rules/gates.require_diagnosis) require that result delivered.
 
 A model may state a new diagnosis later (after a failing test run, say); each is searched and the
@@ -29,6 +31,7 @@ from astra_memory.rules.gates import require_memory
 from astra_memory.state import AgentState, DiagnosisResult, memory_result
 from astra_memory.stores.format import format_hits, quoted
 from astra_memory.stores.lifecycle import stale_notes
+from astra_memory.stores.record import diagnosis_text
 from astra_memory.tools.guard import bound_text
 from astra_memory.tools.registry import TOOLS, ToolCallError, ToolKind, validate_call
 
@@ -36,8 +39,9 @@ from astra_memory.tools.registry import TOOLS, ToolCallError, ToolKind, validate
 def diagnosis_query(error_type: str, cause: str) -> str:
     """What memory is searched with: ``"<ErrorType>: <the cause>"``, the form of the diagnoses the
     retrieval bench measures (bench/retrieval.py uses this function for the scenarios' scripted ones).
-    The files stay out of the query: workspace paths are a project's own names, not the cause."""
-    return f"{error_type.strip()}: {' '.join(cause.split())}"
+    The files stay out of the query: workspace paths are a project's own names, not the cause.
+    A stored record's cause is written the same way (``FixRecord.cause_text``)."""
+    return diagnosis_text(error_type, cause)
 
 
 def diagnosis_search(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -55,7 +59,7 @@ def diagnosis_search(state: AgentState, runtime: Runtime[Context]) -> dict:
         return refuse_call(state, context, update, call, calls, exc)
     # The model's words are checkpointed and logged: scrubbed of secrets like everything else (redact.py).
     query = scrub(diagnosis_query(args.error_type, args.cause))
-    hits = fix_memory(runtime).search_codebase_memory(query, top_k=context.memory_top_k,
+    hits = fix_memory(runtime).search_codebase_memory(query, top_k=context.memory_top_k, against="cause",
                                                       project=task.get("project") or None)
     text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
     result = DiagnosisResult(error_type=scrub(args.error_type), cause=scrub(args.cause),

@@ -11,6 +11,9 @@ code, or the human approved the replay of exactly this diff).
 A fix replayed from another project and confirmed here is a confirmation in this project of the
 record that was replayed, too: that is how a fix comes to be confirmed in two projects, after
 which it is replayed into others unasked (stores/trust.py).
+
+The session's diagnosis (the latest ``state_diagnosis``) is stored with the fix: a later session's
+diagnosis search matches its words against causes (``FixRecord.diagnosis``, stores/memory.py).
 """
 
 from __future__ import annotations
@@ -75,6 +78,16 @@ def refused(state: AgentState, runtime: Runtime[Context], checks: list[RunnerChe
             "attempt_records": record_attempt(state, runtime, end="not_stored", outcome=reason)}
 
 
+def stored_diagnosis(state: AgentState) -> dict | None:
+    """The session's latest diagnosis (error type, cause, files), kept with the fix it led to; None
+    for a replay (no model stated one) or a diagnosis without a cause."""
+    diagnosis = state.get("diagnosis") or {}
+    if (state.get("replay") or {}).get("replayed") or not diagnosis.get("cause"):
+        return None
+    return {"error_type": diagnosis.get("error_type") or state["failure"]["error_type"],
+            "cause": diagnosis["cause"], "files": list(diagnosis.get("files") or [])}
+
+
 def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_fix_confirmed(state)
     task, fix, edits = state["task"], state["fix"] or {}, state.get("edits") or []
@@ -108,6 +121,7 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         project=project,
         model=model,
         kind="replay" if replayed else "fix",
+        diagnosis=stored_diagnosis(state),
     )
     if source is not None and source.memory_id != record.memory_id:
         # Replayed into another project and confirmed here: the replayed fix is confirmed in this project too.

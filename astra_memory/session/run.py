@@ -115,7 +115,7 @@ def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
         context = Context()
-        yield Agent(graph, FixMemory(backend.store, min_score=context.min_score,
+        yield Agent(graph, FixMemory(backend.store, min_score=context.min_score, floor=context.min_fused_score,
                                      namespace=namespace_for(context.namespace)), settings, ledger, backend.threads)
 
 

@@ -18,7 +18,12 @@ from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.attempts import AttemptMemory
 from astra_memory.stores.evidence import evidence_order
-from astra_memory.stores.hybrid import CANDIDATE_POOL, deliverable, hybrid_order
+from astra_memory.stores.hybrid import (
+    CANDIDATE_POOL,
+    FUSED_FLOOR,
+    deliverable,
+    hybrid_ranking,
+)
 from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import (
@@ -27,6 +32,8 @@ from astra_memory.stores.record import (
     Confirmation,
     ConfirmationKind,
     FixRecord,
+    RecordDiagnosis,
+    cause_text_of,
     check_diff,
     memory_id_of,
     utc_now,
@@ -38,24 +45,38 @@ NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespac
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
 MAX_QUERY_CHARS = 4_000
 EVIDENCE_SCOPES = ("project", "all", "off")  # whose records evidence lifts (stores/evidence.py)
+SEARCHED_AGAINST = ("symptom", "cause")  # what a query's words are matched with (search_codebase_memory)
 
 
 @dataclass(frozen=True)
 class MemoryHit:
-    """A record found by search, with its cosine similarity to the query."""
+    """A record found by search, with its cosine similarity to the query and, from a hybrid search,
+    the fused score it was ranked and delivered by (stores/hybrid.py)."""
 
     record: FixRecord
     score: float
+    fused: float | None = None
 
     def to_dict(self) -> dict:
-        return {"score": round(self.score, 4), **self.record.model_dump(mode="json")}
+        fused = {} if self.fused is None else {"fused": round(self.fused, 4)}
+        return {"score": round(self.score, 4), **fused, **self.record.model_dump(mode="json")}
+
+
+def lexical_text(value: dict, against: str) -> str:
+    """The words of a stored record a query's words are matched with: the embedded text (symptom and
+    fix) for a symptom query; for a diagnosis, the record's cause (``FixRecord.cause_text``, stored
+    beside the record; read from its fields when a record written before it has none)."""
+    if against == "cause":
+        return str(value.get("cause_text") or cause_text_of(value))
+    return str(value.get(EMBEDDED_FIELD, ""))
 
 
 class FixMemory:
     """Validated, idempotent memory of confirmed fixes on a LangGraph store."""
 
     def __init__(self, store: BaseStore, *, min_score: float = DEFAULT_MIN_SCORE,
-                 namespace: tuple[str, ...] = NAMESPACE, hybrid: bool = True, evidence: str = "project"):
+                 namespace: tuple[str, ...] = NAMESPACE, hybrid: bool = True, evidence: str = "project",
+                 floor: float = FUSED_FLOOR):
         if evidence not in EVIDENCE_SCOPES:
             raise ValueError(f"evidence must be one of {EVIDENCE_SCOPES}, got {evidence!r}")
         self.store = store
@@ -63,6 +84,7 @@ class FixMemory:
         self.namespace = namespace
         self.hybrid = hybrid  # False: the vector order alone (the retrieval bench's ablation)
         self.evidence = evidence  # "off" and "all": the evidence bench's comparisons
+        self.floor = floor  # the fused score a hit needs (stores/hybrid.py); calibrated on MiniLM
 
     @property
     def attempts(self) -> AttemptMemory:
@@ -71,11 +93,16 @@ class FixMemory:
 
     # -- search ---------------------------------------------------------------------------
     def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,
-                               min_score: float | None = None, project: str | None = None) -> list[MemoryHit]:
-        """Records most similar to ``query`` (a failure symptom), best first, above the minimum score.
+                               min_score: float | None = None, project: str | None = None,
+                               against: str = "symptom") -> list[MemoryHit]:
+        """The records likely to be about ``query``, best first: possibly none (stores/hybrid.py).
 
+        ``against``: ``"symptom"`` (a failure's symptoms: its words are matched with the text the
+        record embeds, its symptom and fix) or ``"cause"`` (a diagnosis: its words are matched with
+        the record's cause, ``FixRecord.cause_text``; the vector search is the same).
         ``project``: the project the search is for; its records confirmed again or replayed move up
         a place or two (stores/evidence.py). Without it no record is lifted.
+        A ``min_score`` of 0 or below shows every rank: no floor and no margin either (benches, tools).
         """
         if not isinstance(query, str) or not query.strip():
             raise MemoryValidationError("query must be a non-empty string describing the failure")
@@ -83,36 +110,44 @@ class FixMemory:
             raise MemoryValidationError(f"query is longer than {MAX_QUERY_CHARS} characters")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 10:
             raise MemoryValidationError(f"top_k must be an integer from 1 to 10, got {top_k!r}")
+        if against not in SEARCHED_AGAINST:
+            raise ValueError(f"against must be one of {SEARCHED_AGAINST}, got {against!r}")
         threshold = self.min_score if min_score is None else min_score
         filter_ = {"error_type": error_type.strip()} if error_type and error_type.strip() else None
         query = query.strip()
         limit = max(top_k, CANDIDATE_POOL) if self.hybrid else top_k
         items = self.store.search(self.namespace, query=query, filter=filter_, limit=limit)
-        if self.hybrid:  # vector order fused with BM25 over the same candidates (stores/hybrid.py)
-            order = hybrid_order(query, [str(item.value.get(EMBEDDED_FIELD, "")) for item in items])
-            items = [items[i] for i in order]
-        # An invalidated fix is never returned; a superseded one ranks below every active fix (stable).
-        # Read from the stored value: only the delivered few are validated into records.
+        # An invalidated fix is never returned, nor weighs on the others' lexical scores. Read from the
+        # stored value: only the delivered few are validated into records.
         items = [item for item in items if item.value.get("status") != "invalidated"]
+        cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
+        fused: list[float | None] = [None] * len(items)
+        if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)
+            order, scores = hybrid_ranking(query, [lexical_text(item.value, against) for item in items], cosines)
+            items, cosines, fused = [items[i] for i in order], [cosines[i] for i in order], [scores[i] for i in order]
+        ranked = list(zip(items, cosines, fused))
         if self.evidence != "off" and (project or self.evidence == "all"):
-            order = evidence_order([item.value for item in items],
+            order = evidence_order([item.value for item, _, _ in ranked],
                                    project=None if self.evidence == "all" else project)
-            items = [items[i] for i in order]
-        items.sort(key=lambda item: item.value.get("status") == "superseded")
-        scores = [float(item.score) if item.score is not None else 0.0 for item in items]
-        # The cosine score is what the minimum score is calibrated on (stores/hybrid.py: deliverable).
-        return [MemoryHit(FixRecord.from_store_value(items[i].value), scores[i])
-                for i in deliverable(scores, threshold, top_k)]
+            ranked = [ranked[i] for i in order]
+        ranked.sort(key=lambda row: row[0].value.get("status") == "superseded")  # below every active fix (stable)
+        # The minimum score is calibrated on the cosine; the floor and the margin on the fused score.
+        keep = deliverable([c for _, c, _ in ranked], threshold, top_k, floor=self.floor,
+                           fused=[f for _, _, f in ranked] if self.hybrid and threshold > 0 else None)
+        return [MemoryHit(FixRecord.from_store_value(ranked[i][0].value), ranked[i][1], ranked[i][2]) for i in keep]
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
                          *, confirmed_outcome: str | None, symptom: str, diff: str, session_id: str,
                          thread_id: str | None = None, project: str = "", model: str = "",
-                         timestamp: datetime | None = None, kind: ConfirmationKind = "fix") -> FixRecord:
+                         timestamp: datetime | None = None, kind: ConfirmationKind = "fix",
+                         diagnosis: RecordDiagnosis | dict | None = None) -> FixRecord:
         """Store a confirmed fix. ``outcome`` must be exactly the string the passing run produced.
 
         The same fix (project, error type, normalised diff) confirmed again is the same record: this
         session is added to its ``confirmations`` (``kind="replay"`` when memory's own diff was replayed).
+        ``diagnosis``: the fixing session's stated diagnosis (error type, cause, files), kept with the
+        fix so that a later diagnosis is matched against causes (``FixRecord.diagnosis``).
         """
         if not confirmed_outcome or outcome != confirmed_outcome:
             raise UnconfirmedOutcomeError(
@@ -136,6 +171,7 @@ class FixMemory:
             "outcome": outcome, "timestamp": when, "updated_at": now, "session_id": session_id,
             "thread_id": thread_id or session_id, "project": project, "model": model,
             "confirmations": [confirmation],
+            **({"diagnosis": diagnosis} if diagnosis else {}),
         })
         # The id over the fields as stored (scrubbed, trimmed): `memory import` recomputes it from
         # an exported record's content and refuses a mismatch, so the two must agree.
@@ -256,4 +292,6 @@ def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = 
         "updated_at": max(existing.updated_at, new.updated_at),
         "status": status_from.status, "status_reason": status_from.status_reason,
         "superseded_by": status_from.superseded_by,
+        # A replay or an import stores no diagnosis: the cause the fixing session stated stays.
+        "diagnosis": base.diagnosis or (new if keep_existing else existing).diagnosis,
     })

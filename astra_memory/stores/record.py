@@ -97,6 +97,33 @@ class Confirmation(BaseModel):
         return scrub(value)
 
 
+class RecordDiagnosis(BaseModel):
+    """The fixing session's diagnosis, as the model stated it before its first edit (``state_diagnosis``):
+    kept with the fix so that a later session's diagnosis is matched against causes, not symptoms."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    error_type: str = Field(min_length=1, max_length=200)
+    cause: str = Field(min_length=1, max_length=2_000, description="the cause, in a sentence")
+    files: list[str] = Field(default_factory=list, max_length=50)
+
+
+def diagnosis_text(error_type: str, cause: str) -> str:
+    """``"<ErrorType>: <the cause>"``: the form a diagnosis is searched with (nodes/diagnosis_search.py)
+    and a record's cause is matched in."""
+    return f"{error_type.strip()}: {' '.join(cause.split())}"
+
+
+def cause_text_of(value: dict[str, Any]) -> str:
+    """A stored record's cause text, from its fields: its diagnosis; a record stored without one (by
+    an earlier version, an import, a replay) has its error type and fix description instead."""
+    diagnosis = value.get("diagnosis")
+    if isinstance(diagnosis, dict) and diagnosis.get("cause"):
+        return diagnosis_text(str(diagnosis.get("error_type") or value.get("error_type") or ""), str(diagnosis["cause"]))
+    return diagnosis_text(str(value.get("error_type") or ""), str(value.get("fix_description") or ""))
+
+
+DERIVED_FIELDS = ("embed_text", "cause_text")  # written beside a record's fields for search, never read back
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
 
 
@@ -152,6 +179,9 @@ class FixRecord(StoredRecord):
     status: RecordStatus = "active"
     status_reason: str = Field(default="", max_length=2_000)
     superseded_by: str | None = Field(default=None, max_length=36)
+    # Optional and additive (no schema version change): records before it, imported ones and replays
+    # have none, and a record without it is stored without the key, so earlier versions still read it.
+    diagnosis: RecordDiagnosis | None = Field(default=None, description="the fixing session's diagnosis")
 
     @field_validator("memory_id")
     @classmethod
@@ -231,6 +261,24 @@ class FixRecord(StoredRecord):
     def embed_text(self) -> str:
         """What gets embedded: the symptom and the fix together (queries are symptoms)."""
         return f"{self.symptom}\nFix: {self.fix_description}"
+
+    @property
+    def cause_text(self) -> str:
+        """What a diagnosis is matched with (stores/memory.py): ``"<ErrorType>: <cause>"`` from the
+        record's diagnosis, or its error type and fix description when it has none."""
+        return cause_text_of(self.model_dump(include={"diagnosis", "error_type", "fix_description"}))
+
+    def to_store_value(self) -> dict[str, Any]:
+        value = self.model_dump(mode="json")
+        if value.get("diagnosis") is None:
+            value.pop("diagnosis", None)
+        value["embed_text"] = self.embed_text
+        value["cause_text"] = self.cause_text
+        return value
+
+    @classmethod
+    def from_store_value(cls, value: dict[str, Any]) -> "FixRecord":
+        return cls.model_validate({k: v for k, v in value.items() if k not in DERIVED_FIELDS})
 
 
 def check_diff(record: FixRecord) -> FixRecord:

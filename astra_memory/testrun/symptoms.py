@@ -10,7 +10,11 @@ Whatever options the test command was run with, the signature comes out clean: A
 trusted for names or error types (the section headers and tracebacks are); parametrized ids keep
 their parameters; each failing test is parsed on its own (pytest sections, unittest ``FAIL:`` /
 ``ERROR:`` blocks), so two different failures in one run stay two; lines of library code
-(site-packages, the standard library) are never reported as failing code.
+(site-packages, the standard library) are never reported as failing code. A doctest failure gives
+``DocTestFailure: doctest expected X, got Y`` and its failing example (or the unexpected exception);
+a chained exception keeps its earlier exceptions as ``caused by``; a project's own exception is
+known by its qualified name whatever its suffix; subtests (pytest's ``SUBFAILED``, unittest's
+``subTest``) are items of their own. Tested on real pytest output: tests/test_symptoms_real_output.py.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from astra_memory.testrun.mismatch import describe_line, describe_literals
 # ECMA-48 CSI sequences (colours, cursor moves) and the two-byte escapes; what --color=yes adds.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 _FAILED_LINE = re.compile(r"^(FAILED|ERROR) ([^\s(].*?)(?: - (.*))?$")
+# A failed subtest's summary line: pytest 9's "SUBFAILED[msg] (n=2) t.py::test_x - ...", pytest-subtests' "SUBFAIL".
+_SUBFAILED_LINE = re.compile(r"^SUBFAIL(?:ED)?(?:\[[^\]]*\])?(?: \([^)]*\))? (\S+::\S+)(?: - (.*))?$")
 # pytest section header: "____ test_x[1-2] ____", "____ TestA.test_b ____", "____ ERROR at setup of test_c ____"
 _SECTION = re.compile(r"^_{3,} (.+?) _{3,}$")
 # unittest: "FAIL: test_x (pkg.tests.TestA)" or, 3.11+, "FAIL: test_x (pkg.tests.TestA.test_x)"
@@ -30,7 +36,14 @@ _UNITTEST_HEAD = re.compile(r"^(FAIL|ERROR): (\S+)(?: \(([^)]*)\))?(?: (\[.*\]|\
 _E_LINE = re.compile(r"^E\s+(.*)$")
 _EXC_NAME = re.compile(
     r"^((?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Warning|Interrupt|Iteration|Operation)"
-    r"|Failed|error))(?=:|\s*$)")
+    r"|Failure|Failed|error))(?=:|\s*$)")
+# pytest prints a project's own exception by its qualified name ("idna.core.InvalidCodepoint: ..."):
+# on the first E line of a test, a dotted CamelCase name before a colon is the exception, whatever its suffix.
+_QUALIFIED_EXC = re.compile(r"^((?:[a-z_]\w*\.)+[A-Z]\w*)(?=:|\s*$)")
+# doctest: the numbered source pytest prints ("006     >>> add(-1, 1)"), its verdicts and the location.
+_DOCTEST_SOURCE = re.compile(r"^\d{3,} (.*)$")
+_DOCTEST_EXAMPLE = re.compile(r"^\s*>>> (.*)$")
+_DOCTEST_UNEXPECTED = re.compile(r"^UNEXPECTED EXCEPTION: ([A-Za-z_][\w.]*)\((.*)\)$")
 _EXC_LINE = re.compile(r"^((?:[A-Za-z_]\w*\.)*[A-Z]\w*|(?:[a-z_]\w*\.)+error)(?::\s?(.*))?$")
 _TRACE_LOC = re.compile(r"^([\w./\\:~-]*[\w-]+\.py):(\d+): (?:in (\S+)|(\S+))")
 _PY_TRACE = re.compile(r'^\s*File "([^"]+\.py)", line (\d+)(?:, in (\S+))?')
@@ -51,6 +64,7 @@ MAX_CODE_LINES = 6
 MAX_CODE_CHARS = 200
 MAX_VALUES = 4
 MAX_FAILURES = 6
+MAX_CAUSES = 2
 
 
 def strip_ansi(text: str) -> str:
@@ -77,6 +91,7 @@ class FailureItem:
     code: list[str] = field(default_factory=list)  # failing lines of the project's own code
     frames: list[str] = field(default_factory=list)  # non-test, non-library "module.function"
     truncated: bool = False  # only known from a summary line that was cut
+    causes: list[str] = field(default_factory=list)  # a chained exception's earlier ones ("KeyError: 'port'")
 
 
 @dataclass
@@ -118,6 +133,9 @@ class _Block:
         self.expect_source = False  # the next indented line is the source of a short/python frame
         self.source_is_library = False
         self.after_exception = False  # a Python traceback's exception line was read: diff lines follow
+        self.doctest = test.startswith("[doctest]")
+        self.doctest_part = ""  # "expected" / "got": which verdict the indented lines belong to
+        self.doctest_values: dict[str, list[str]] = {"expected": [], "got": []}
 
     def add_code(self, text: str) -> None:
         text = text.strip()[:MAX_CODE_CHARS]
@@ -144,7 +162,51 @@ class _Block:
         self.pending_code = []
         self.expect_source, self.source_is_library = True, library
 
+    def chain(self) -> None:
+        """"The above exception was the direct cause..." / "During handling...": the exception read
+        so far is a cause; the one that follows is what the test saw. The cause is kept apart."""
+        if self.item.error_type or self.messages:
+            cause = _head(self.item.error_type or "Error", self.messages[0] if self.messages else "")
+            if cause not in self.item.causes and len(self.item.causes) < MAX_CAUSES:
+                self.item.causes.append(cause[:MAX_CODE_CHARS])
+        self.messages, self.item.error_type = [], ""
+
+    def doctest_line(self, stripped: str) -> bool:
+        """A line of a doctest failure: the failing example, ``Expected:`` / ``Got:`` and their values,
+        or ``UNEXPECTED EXCEPTION: ValueError(...)``. False for any other line (tracebacks, locations)."""
+        source = _DOCTEST_SOURCE.match(stripped)
+        if source:
+            example = _DOCTEST_EXAMPLE.match(source.group(1))
+            if example:
+                self.pending_code = [example.group(1)]  # the last example shown is the one that failed
+            return True
+        if stripped in ("Expected:", "Got:"):
+            self.doctest_part = stripped[:-1].lower()
+            return True
+        if stripped in ("Expected nothing", "Got nothing"):
+            self.doctest_values[stripped.split()[0].lower()].append("nothing")
+            self.doctest_part = ""
+            return True
+        if self.doctest_part and stripped.startswith(" "):
+            if len(self.doctest_values[self.doctest_part]) < MAX_VALUES:
+                self.doctest_values[self.doctest_part].append(stripped.strip()[:MAX_CODE_CHARS])
+            return True
+        self.doctest_part = ""
+        unexpected = _DOCTEST_UNEXPECTED.match(stripped)
+        if unexpected:
+            self.item.error_type = unexpected.group(1)
+            text = unexpected.group(2)  # the exception's repr: its one argument, unquoted
+            if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+                text = text[1:-1]
+            self.add_message(f"{unexpected.group(1)}: {text}")
+            return True
+        return False
+
     def finish(self) -> FailureItem:
+        if self.doctest and any(self.doctest_values.values()):
+            expected, got = (", ".join(self.doctest_values[k]) or "nothing" for k in ("expected", "got"))
+            self.add_message(f"doctest expected {expected}, got {got}")
+            self.item.error_type = self.item.error_type or "DocTestFailure"
         for code in self.pending_code:  # ">" lines with no location after them (e.g. --tb=line)
             self.add_code(code)
         self.pending_code = []
@@ -156,9 +218,32 @@ class _Block:
         return self.item
 
 
-def _exception_name(text: str) -> str:
-    match = _EXC_NAME.match(text)
+def _exception_name(text: str, *, qualified: bool = False) -> str:
+    """The exception's name at the start of ``text``; ``qualified``: also any dotted CamelCase name
+    (pytest's way of printing an exception defined outside the builtins)."""
+    match = _EXC_NAME.match(text) or (_QUALIFIED_EXC.match(text) if qualified else None)
     return match.group(1) if match else ""
+
+
+def _summary_line(line: str) -> tuple[str, str] | None:
+    """``(test id, message)`` of a ``FAILED`` / ``ERROR`` / ``SUBFAILED`` summary line, else None.
+    A parametrized id may hold spaces and " - " inside its brackets: the message starts after them."""
+    sub = _SUBFAILED_LINE.match(line)
+    if sub:
+        return sub.group(1), sub.group(2) or ""
+    match = _FAILED_LINE.match(line)
+    if not match or line.startswith(("FAILED (", "ERROR (")):
+        return None
+    test_id, message = match.group(2), match.group(3) or ""
+    if "[" in test_id and not test_id.endswith("]"):  # " - " inside the brackets: find where they close
+        rest, depth = line[len(match.group(1)) + 1:], 0
+        for index, char in enumerate(rest):
+            depth += (char == "[") - (char == "]")
+            if char == "]" and depth == 0:
+                test_id, tail = rest[:index + 1], rest[index + 1:]
+                return test_id, tail[3:] if tail.startswith(" - ") else tail
+        return rest, ""  # the brackets never close: the id itself was cut
+    return test_id, message
 
 
 def parse_failure(output: str) -> Failure:
@@ -175,9 +260,9 @@ def parse_failure(output: str) -> Failure:
         if stripped.startswith("=") and stripped.endswith("="):  # "=== FAILURES ===", "=== short test summary"
             block, in_python_tb = None, False
             continue
-        match = _FAILED_LINE.match(stripped)
-        if match and not stripped.startswith(("FAILED (", "ERROR (")):
-            test_id, message = match.group(2), match.group(3) or ""
+        entry = _summary_line(stripped)
+        if entry:
+            test_id, message = entry
             cut = test_id.endswith("...") or message.endswith("...")
             summary.append((test_id.removesuffix("..."), message.removesuffix("..."), cut))
             block = None
@@ -208,8 +293,9 @@ def parse_failure(output: str) -> Failure:
             continue
         if stripped.startswith("During handling of the above exception") or stripped.startswith(
                 "The above exception was the direct cause"):
-            block.messages = []  # the chained exception that follows is the one the test saw
-            block.item.error_type = ""
+            block.chain()  # the chained exception that follows is the one the test saw
+            continue
+        if block.doctest and block.doctest_line(stripped):
             continue
         if stripped.startswith("-" * 20) or stripped.startswith("Ran ") and " test" in stripped:
             block = None if stripped.startswith("Ran ") else block
@@ -222,7 +308,7 @@ def parse_failure(output: str) -> Failure:
         e_match = _E_LINE.match(stripped)
         if e_match:
             text = e_match.group(1).strip()
-            name = _exception_name(text)
+            name = _exception_name(text, qualified=not block.messages)
             if name and not block.item.error_type:
                 block.item.error_type = name
             block.add_message(text)
@@ -387,10 +473,12 @@ def symptom_query(failure: Failure) -> str:
     heads: list[str] = []
     values: list[str] = []
     differences: list[str] = []  # how compared values differ, in general words (difference.py)
+    causes: list[str] = []  # a chained exception's earlier ones: often the more telling
     for item in items:
         head = _head(item.error_type or failure.error_type, own_message(item))
         if head and head not in heads:
             heads.append(head)
+        causes = _dedupe(causes + [c for c in item.causes if c not in heads])
         for value in assertion_values(item.message):
             if value not in values and len(values) < MAX_VALUES:
                 values.append(value)
@@ -398,6 +486,8 @@ def symptom_query(failure: Failure) -> str:
         found = [w for line in lines for w in describe_line(line)] or describe_literals(own_message(item))
         differences = _dedupe(differences + found)
     parts = heads[:3]
+    if causes:
+        parts.append("caused by: " + "; ".join(causes[:MAX_CAUSES]))
     if failure.failing_tests:
         names = "; ".join(_dedupe([_humanise(t) for t in failure.failing_tests[:MAX_FAILURES]]))
         parts.append(f"failing tests: {names}")
