@@ -4,12 +4,18 @@ LangGraph's ``SqliteStore`` searches by scoring every stored vector in SQL (``ve
 a few microseconds per row) inside a join that carries every record's value into the sort: about
 60 ms at 10k records and 0.65-0.8 s at 100k (docs/results.md), where numpy's exact search of the
 same vectors takes 1-2 ms and 20-25 ms. ``MatrixSqliteStore`` keeps the namespace's vectors as one
-normalised float32 matrix per store (read once from ``store_vectors``, read again after any commit to
-the file, by this connection or another), ranks them exactly in numpy, and asks SQLite only for the
-best few rows, scored with SqliteStore's own expression and returned in its own shape: the scores
-are SqliteStore's to the last bit, and the order is SqliteStore's (a margin of extra candidates
-absorbs float rounding between numpy's and sqlite-vec's cosine). Nothing is stored beside the
-store's tables, so any memory file, whichever version wrote it, is searched the same way.
+float32 matrix per store (read once from ``store_vectors``, read again after any commit to the file,
+by this connection or another), ranks them exactly in numpy, and asks SQLite only for the best few
+rows, scored with SqliteStore's own expression and returned in its own shape: the scores are
+SqliteStore's to the last bit, and so is the order (a margin of extra candidates absorbs float
+rounding between numpy's and sqlite-vec's cosine; rows with equal scores may come in another order).
+Nothing is stored beside the store's tables, so any memory file, whichever version wrote it, is
+searched the same way, nothing re-embedded.
+
+The price: the first search after opening the file or after a write reads every vector of the
+namespace (about 0.7-1 s and 150 MB of memory at 100k records on the shared 2-core machine; a few
+ms at a few hundred records), so a one-shot ``memory search`` on a very large memory is not faster
+than before; a session's or a server's repeated searches are.
 
 Searches the matrix does not answer (a filter on the value, another distance than cosine) go
 SqliteStore's own way.
