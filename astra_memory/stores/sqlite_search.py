@@ -99,7 +99,10 @@ class VectorMatrix:
 
         if count >= len(self.rowids):
             return self.rowids.tolist()
-        scores = (self.matrix @ np.asarray(vector, dtype=np.float32)) / self.norms
+        # einsum, not BLAS's matrix-vector product: one thread, no pool to wake. On the shared 2-core
+        # machine, right after ONNX Runtime's threads have embedded the query, this took 6.8-9.1 ms p50
+        # at 10k against 14.6-15.4 ms for `@` (load 4); quiet, 0.35 vs 0.11 ms at 10k, 5.0 vs 4.0 at 100k.
+        scores = np.einsum("ij,j->i", self.matrix, np.asarray(vector, dtype=np.float32)) / self.norms
         return self.rowids[np.argpartition(-scores, count)[:count]].tolist()
 
 
