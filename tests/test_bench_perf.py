@@ -30,6 +30,11 @@ def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch
     for (backend, _), row in rows.items():
         for part in ("embedding", "vector_search", "numpy_exact", "end_to_end"):
             assert row[part]["n"] >= 3 and 0 < row[part]["p50_ms"] <= row[part]["p95_ms"]
+        # The floor (embedding + numpy exact) and the ratios to it, computed from the same row.
+        floor = row["embedding"]["p50_ms"] + row["numpy_exact"]["p50_ms"]
+        assert row["floor_p50_ms"] == pytest.approx(floor, abs=0.01)
+        assert row["whole_to_floor"] == pytest.approx(row["end_to_end"]["p50_ms"] / floor, abs=0.01)
+        assert row["first_search_ms"] > 0
         if backend == "sqlite":  # exact search: the same top 3 as numpy, and no recall to report
             assert row["top3_agrees_with_numpy"] == f"{queries}/{queries}" and "hnsw" not in row
             continue
@@ -48,6 +53,10 @@ def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch
     cold = report["cold_start"]["commands"]
     assert cold["memory search"]["ok"] and cold["--help"]["ok"] and cold["embedding floor"]["ok"]
     assert all(c["cpu"]["n"] == c["wall"]["n"] for c in cold.values())
+    ratios = report["cold_start"]["ratios"]
+    assert ratios["memory_search_to_help"] == pytest.approx(
+        cold["memory search"]["wall"]["p50_ms"] / cold["--help"]["wall"]["p50_ms"], abs=0.01)
+    assert "Cold `memory search` / `--help`" in markdown and "whole / floor" in markdown
     for name in ("perf.json", "perf.md", "perf_latency.png", "perf_sessions_cold.png"):
         assert (out / name).stat().st_size > 1000, name
 

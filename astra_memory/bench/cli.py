@@ -334,7 +334,12 @@ def perf(
     search), checkpointer cost, test share, cold start."""
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.perf import run_perf
-    from astra_memory.bench.report import hnsw_recall, write_perf
+    from astra_memory.bench.report import (
+        cold_ratios,
+        hnsw_recall,
+        ratio_cells,
+        write_perf,
+    )
     from astra_memory.settings import Settings
 
     try:
@@ -350,10 +355,12 @@ def perf(
                                   session_repeats=session_repeats, cold_repeats=cold_repeats, scenario=scenario,
                                   out=out, json=as_json))
     lat = Table("backend", "records", "embed p50/p95 ms", "vector search p50/p95 ms", "numpy p50/p95 ms",
-                "whole search p50/p95 ms", "top-3 = numpy", "HNSW recall@3 vs exact", title="Memory search latency")
+                "whole search p50/p95 ms", "floor ms", "whole / floor", "vector / numpy", "first search ms",
+                "top-3 = numpy", "HNSW recall@3 vs exact", title="Memory search latency")
     for r in result["latency"]["rows"]:
         lat.add_row(r["backend"], f"{r['records']:,}", _pp(r["embedding"]), _pp(r["vector_search"]),
-                    _pp(r["numpy_exact"], 2), _pp(r["end_to_end"]), r["top3_agrees_with_numpy"], hnsw_recall(r))
+                    _pp(r["numpy_exact"], 2), _pp(r["end_to_end"]), *ratio_cells(r), r["top3_agrees_with_numpy"],
+                    hnsw_recall(r))
     s = result["sessions"]["summary"]
     ses = Table("checkpointer", "session p50 ms", "min/max ms", "inside checkpointer", "in test subprocess",
                 title=f"Session on {result['sessions']['scenario']}: durability costs "
@@ -361,7 +368,8 @@ def perf(
     for mode in ("sqlite", "memory"):
         ses.add_row(mode, f"{s[mode]['wall']['p50_ms']:.0f}", f"{s[mode]['wall']['min_ms']:.0f}/{s[mode]['wall']['max_ms']:.0f}",
                     f"{s[mode]['checkpointer_mean_ms']:.1f} ms", f"{s[mode]['test_share_mean']:.0%}")
-    cold = Table("process", "wall p50 s", "min/max s", "CPU p50 s", "ok", title="Cold start")
+    cold = Table("process", "wall p50 s", "min/max s", "CPU p50 s", "ok", title="Cold start",
+                 caption=cold_ratios(result["cold_start"]).replace("**", "").replace("`", ""))
     for c in result["cold_start"]["commands"].values():
         cold.add_row(c.get("process") or f"astra-memory {c['argv']}", f"{c['wall']['p50_ms'] / 1000:.2f}",
                      f"{c['wall']['min_ms'] / 1000:.2f}/{c['wall']['max_ms'] / 1000:.2f}",

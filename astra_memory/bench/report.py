@@ -477,15 +477,33 @@ def _hnsw_table(rows: list[dict]) -> str:
     return md_table(header, cells) if cells else ""
 
 
+def ratio_cells(row: dict) -> list[str]:
+    """A latency row's floor (embedding + numpy exact, p50), its ratios to it, its first search."""
+    if "floor_p50_ms" not in row:  # a result written before the ratios were
+        return ["", "", "", ""]
+    first = row.get("first_search_ms")
+    return [f"{row['floor_p50_ms']:.1f}", f"{row['whole_to_floor']:.2f}x", f"{row['vector_to_numpy']:.1f}x",
+            "" if first is None else f"{first:.1f}"]
+
+
+def cold_ratios(cold: dict) -> str:
+    ratios = cold.get("ratios") or {}
+    if not ratios:
+        return ""
+    return (f"Cold `memory search` / `--help`: **{ratios['memory_search_to_help']:.2f}x**; / the embedding floor: "
+            f"**{ratios['memory_search_to_floor']:.2f}x** (wall p50s).")
+
+
 def perf_tables(result: dict) -> dict[str, str]:
     lat = md_table(
         ["backend", "records", "embedding p50 / p95 (ms)", "vector search p50 / p95 (ms)",
-         "numpy exact p50 / p95 (ms)", "whole search p50 / p95 (ms)", "top-3 = numpy", "HNSW recall@3 vs exact"],
+         "numpy exact p50 / p95 (ms)", "whole search p50 / p95 (ms)", "floor p50 (ms)", "whole / floor",
+         "vector / numpy", "first search after writes (ms)", "top-3 = numpy", "HNSW recall@3 vs exact"],
         [[r["backend"], f"{r['records']:,}", f"{r['embedding']['p50_ms']:.1f} / {r['embedding']['p95_ms']:.1f}",
           f"{r['vector_search']['p50_ms']:.1f} / {r['vector_search']['p95_ms']:.1f}",
           f"{r['numpy_exact']['p50_ms']:.2f} / {r['numpy_exact']['p95_ms']:.2f}",
-          f"{r['end_to_end']['p50_ms']:.1f} / {r['end_to_end']['p95_ms']:.1f}", r["top3_agrees_with_numpy"],
-          hnsw_recall(r)]
+          f"{r['end_to_end']['p50_ms']:.1f} / {r['end_to_end']['p95_ms']:.1f}", *ratio_cells(r),
+          r["top3_agrees_with_numpy"], hnsw_recall(r)]
          for r in result["latency"]["rows"]])
     s = result["sessions"]["summary"]
     ses = md_table(
@@ -611,12 +629,15 @@ Records: MiniLM vectors of {lat['base_texts']} real texts from the scenario corp
 {lat['queries']} real symptom queries from the shipped retrieval cases, {lat['repeats']} timed calls per
 cell, all parts measured at each size in turn. *Embedding*: `MiniLMEmbeddings.embed_query` of a query text
 it has not seen. *Vector search*:
-`store.search(limit=3)` with the query vector precomputed (SQL scoring, sort, value decoding).
-*numpy exact*: `vectors @ q` + top-3 over the same vectors, BLAS limited to one thread like the SQLite
-query. *Whole search*:
-`FixMemory.search_codebase_memory` with a new query text (embedding included). *HNSW recall@3 vs exact*:
-only for a backend whose search is approximate (PostgreSQL's pgvector HNSW; SQLite's search is exact,
-see *top-3 = numpy*).
+`store.search(limit=3)` with the query vector precomputed (the store's own search: on SQLite candidates
+from its in-process matrix of the vectors, scored again in SQL, values decoded; stores/sqlite_search.py).
+*numpy exact*: `vectors @ q` + top-3 over the same vectors, BLAS limited to one thread.
+*Whole search*: `FixMemory.search_codebase_memory` with a new query text (embedding included, 40
+candidates, BM25 fusion). *Floor*: embedding p50 + numpy exact p50; *whole / floor* and *vector / numpy*:
+p50 over p50. *First search after writes*: one search right after that size's records went in (SQLite
+reads its matrix of vectors again then; a one-shot `memory search` pays this once). *HNSW recall@3 vs
+exact*: only for a backend whose search is approximate (PostgreSQL's pgvector HNSW; SQLite's search is
+exact, see *top-3 = numpy*).
 {_hnsw_section(result, tables['hnsw'])}
 ![latency](perf_latency.png)
 
@@ -634,11 +655,13 @@ busy machine is within the run-to-run noise (see min / max).
 
 {tables['cold']}
 
+{cold_ratios(result['cold_start'])}
+
 Whole processes (`subprocess.run`), {result['cold_start']['repeats']} runs each, against a memory of
 {result['cold_start']['records_in_memory']} records. `--help` is the interpreter plus CLI imports;
 `memory search` adds opening the memory, loading MiniLM and one search. The embedding floor is the
-same interpreter loading MiniLM and embedding one query with nothing else (torch, transformers,
-sentence-transformers and the weights): `memory search` minus the floor is ours. CPU is the child
+same interpreter loading MiniLM and embedding one query with nothing else (its runtime, ONNX Runtime or
+PyTorch as configured, and the weights): `memory search` minus the floor is ours. CPU is the child
 process's user + system time, steadier than wall time on a shared machine.
 
 ![sessions and cold start](perf_sessions_cold.png)

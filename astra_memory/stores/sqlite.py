@@ -1,4 +1,5 @@
-"""The embedded memory backend: LangGraph's SqliteStore on one file, searched through sqlite-vec.
+"""The embedded memory backend: LangGraph's SqliteStore on one file, searched through sqlite-vec
+(candidates chosen in numpy over the same vectors: stores/sqlite_search.py).
 
 This Python's standard ``sqlite3`` may be built without extension loading, which sqlite-vec
 needs, so the store's connection is opened with ``pysqlite3`` (a self-contained SQLite build)
@@ -21,6 +22,7 @@ from astra_memory.db.datafiles import check_integrity, explain, sqlite_uri
 from astra_memory.db.setup_lock import setup_lock
 from astra_memory.errors import ConfigurationError
 from astra_memory.stores.embeddings import DIMS
+from astra_memory.stores.sqlite_search import MatrixSqliteStore
 
 BUSY_TIMEOUT_S = 30.0
 EMBEDDED_FIELD = "embed_text"
@@ -79,14 +81,15 @@ def connect(path: str | Path, *, read_only: bool = False):
 
 @contextmanager
 def open_sqlite_store(path: str | Path, embeddings: Embeddings, *, read_only: bool = False) -> Iterator[SqliteStore]:
-    """A set-up SqliteStore on ``path`` with semantic search over the embedded field.
+    """A set-up SqliteStore on ``path`` with semantic search over the embedded field (its candidates
+    chosen in numpy: stores/sqlite_search.py).
 
     ``read_only``: an existing file, opened for reading only (the `memory list/search/show`
     commands, which then work on a read-only ASTRA_HOME); nothing is set up or purged."""
     if read_only:
         conn = connect(path, read_only=True)
         try:
-            store = SqliteStore(conn, index=index_config(embeddings))
+            store = MatrixSqliteStore(conn, index=index_config(embeddings))
             store.setup()  # on an existing file: only reads (CREATE ... IF NOT EXISTS of tables that exist)
         except Exception as exc:
             conn.close()
@@ -99,7 +102,7 @@ def open_sqlite_store(path: str | Path, embeddings: Embeddings, *, read_only: bo
         with setup_lock(path):  # a fresh file: WAL switch and migrations, one process at a time
             conn = connect(path)
             try:
-                store = SqliteStore(conn, index=index_config(embeddings))
+                store = MatrixSqliteStore(conn, index=index_config(embeddings))
                 store.setup()
                 purge_orphan_vectors(store)
             except Exception as exc:
