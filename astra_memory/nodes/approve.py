@@ -55,7 +55,7 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
         args = validate_call(call["name"], call.get("args"))
         workspace = workspace_of(state)
         diff = workspace.preview_edit(args.path, args.old_text, args.new_text)
-    except (ToolCallError, WorkspaceError):
+    except (ToolCallError, WorkspaceError, OSError, ValueError):  # what edit's guard turns into observations
         return {}  # edit refuses it and tells the model why
     # The human is told when this is exactly a change that was tried and failed: a yes overrides the gate.
     repeat = repeated_attempt(state, runtime, workspace, args.path, args.old_text, args.new_text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
-from astra_memory.errors import WorkspaceError
+from astra_memory.errors import AstraError
 from astra_memory.events import emit
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.state import AgentState, EditInfo
@@ -77,7 +77,7 @@ def repeated_attempt(state: AgentState, runtime: Runtime[Context], workspace: Wo
         return None
     try:
         planned = workspace.preview_record(path, old_text, new_text)
-    except WorkspaceError:
+    except (AstraError, OSError, ValueError):  # what edit's guard (tools/guard.py) turns into an observation
         return None  # apply_edit refuses it and says why
     after = [*(state.get("edits") or []), EditInfo(path=planned.path, before_sha256=planned.before_sha256,
                                                    after_sha256=planned.after_sha256, diff="")]
