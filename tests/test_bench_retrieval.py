@@ -169,3 +169,19 @@ def test_a_hand_written_diff_with_miscounted_hunks_is_recounted_keeping_its_chan
     assert fixed and diff_problem(fixed) is None
     edits = hunk_edits(fixed)
     assert any("return a + 1" in e.new_text for e in edits) and any("x = 2" in e.new_text for e in edits)
+
+
+def test_project_identity_counts_own_project_fixes_of_another_kind_ranked_first():
+    from astra_memory.bench.cases import CaseSet, QueryCase, RecordCase
+    from astra_memory.bench.retrieval import Ranked, project_identity
+
+    def rec(rid, project):
+        return RecordCase(rid, project, "f", "E", ["a.py"], "fix", "ok")
+
+    records = [rec("own-other", "humanize"), rec("right", "semver"), rec("own-other-2", "toolz")]
+    queries = [QueryCase("q1", "humanize", "f", "E", ["right"]), QueryCase("q2", "toolz", "f", "E", ["right"]),
+               QueryCase("q3", "idna", "f", "E", ["right"])]  # q3: no record of its own project: not exposed
+    cases = CaseSet(records=records, queries=queries, source="test")
+    ranked = {"q1": Ranked(["own-other", "right"], [0.6, 0.5]), "q2": Ranked(["right", "own-other-2"], [0.6, 0.5]),
+              "q3": Ranked(["own-other"], [0.9])}
+    assert project_identity(ranked, cases) == {"exposed": 2, "own_project_other_kind_first": 1, "share": 0.5}

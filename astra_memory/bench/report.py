@@ -276,6 +276,10 @@ margin shows only hits whose fused score is within it of the best shown one.
 {tables['operating_points']}
 
 {searches_section(result['sets'], result['session_top_k'], result['default_min_score'])}
+## Project identity: a fix of the query's own project, for another kind of bug, ranked first
+
+{identity_table(result['sets'])}
+
 ## The diagnosis search's ranking
 
 {_second_search_lines(result)}
@@ -295,6 +299,24 @@ def _second_search_lines(result: dict) -> str:
         else:
             lines.append(f"- **{name}**: no diagnosis for its queries (no diagnoses file, no scripted scenario).")
     return "\n".join(lines)
+
+
+IDENTITY_ROWS = (("product", "first search (product)"), ("diagnosis_search", "diagnosis search"),
+                 ("product_vector_only", "vector only"), ("bm25", "BM25"))
+
+
+def identity_table(sets: dict[str, dict]) -> str:
+    """Per set: of the queries whose own project has a record of another kind in memory, how many got
+    such a record first (retrieval.project_identity)."""
+    names = [n for n, one in sets.items() if one.get("project_identity")]
+    rows = []
+    for key, label in IDENTITY_ROWS:
+        cells = []
+        for n in names:
+            m = sets[n]["project_identity"].get(key)
+            cells.append("-" if not m or not m["exposed"] else f"{m['own_project_other_kind_first']}/{m['exposed']}")
+        rows.append([label, *cells])
+    return md_table(["search", *names], rows)
 
 
 SEARCH_ROWS = (("first", "first search (symptoms)"), ("diagnosis", "diagnosis search"),

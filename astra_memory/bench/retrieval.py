@@ -450,6 +450,19 @@ def suggest_min_score(related: list[float], unrelated: list[float], step: float 
             "unrelated_hidden": round(sum(v < threshold for v in unrelated) / len(unrelated), 4) if unrelated else 0.0}
 
 
+def project_identity(rankings: dict[str, Ranked], cases: CaseSet) -> dict[str, Any]:
+    """How often a fix from the query's own project, for another kind of bug, is ranked first: paths,
+    module and test names pulling harder than the kind of bug. Counted over the queries for which
+    memory holds such a record (``exposed``); ``share`` = first-ranked such records / exposed."""
+    project_of = {r.id: r.project for r in cases.records}
+    exposed = [q for q in cases.queries
+               if any(r.project == q.project and r.id not in q.relevant and r.id not in q.exclude for r in cases.records)]
+    first = [q.id for q in exposed if q.id in rankings and rankings[q.id].ids
+             and rankings[q.id].ids[0] not in q.relevant and project_of.get(rankings[q.id].ids[0]) == q.project]
+    return {"exposed": len(exposed), "own_project_other_kind_first": len(first),
+            "share": round(len(first) / len(exposed), 4) if exposed else None}
+
+
 def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
                   min_score: float | None = None, diagnoses: dict[str, str] | None = None) -> dict[str, Any]:
     """Run the three systems and the calibration on ``cases_path``; returns the result as a dict.
@@ -543,6 +556,8 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         "operating_points": operating_points(product, cases.queries),
         "second_search": {**second_search(product, second, cases.queries), "diagnosis": diagnosis_source},
         "searches": {**searches(product, second, cases.queries, default_min), "diagnosis_source": diagnosis_source},
+        "project_identity": {**{name: project_identity(rankings, cases) for name, rankings in systems.items()},
+                             "diagnosis_search": project_identity(second, cases)},
         "per_family_mrr": per_family,
         "per_cohort": per_cohort,
         "per_query": per_query,
