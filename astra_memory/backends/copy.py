@@ -1,4 +1,5 @@
-"""`astra-memory memory migrate`: move every fix record, with its id and its stored vector, between backends.
+"""`astra-memory memory migrate`: move every fix record (and failed attempt), with its id and its stored
+vector, between backends.
 
 Either end is a SQLite memory file or a ``postgresql://`` URL, so the move works both ways.
 
@@ -30,6 +31,7 @@ from langgraph.store.base import BaseStore, GetOp, PutOp
 from astra_memory.backends.open import open_memory_store
 from astra_memory.db.postgres import is_postgres_url, redact_url
 from astra_memory.errors import AstraError, ConfigurationError
+from astra_memory.stores.attempt_record import AttemptRecord, attempts_namespace
 from astra_memory.stores.embeddings import DIMS
 from astra_memory.stores.memory import NAMESPACE
 from astra_memory.stores.record import FixRecord
@@ -51,6 +53,7 @@ class MigrationReport:
     re_embedded: int
     destination_before: int
     destination_after: int
+    attempts: int = 0  # failed attempts copied with the fixes (stores/attempts.py)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -127,37 +130,47 @@ def _describe(target: str | Path) -> str:
     return redact_url(str(target)) if is_postgres_url(str(target)) else str(Path(target).expanduser())
 
 
+def _copy_namespace(src: BaseStore, dst: BaseStore, copier: CopiedVectors, namespace: tuple[str, ...],
+                    model, batch: int) -> tuple[list[str], set[str], set[str]]:
+    """Copy every record of ``namespace`` (validated as ``model``: fix or attempt records) with its stored
+    vector, then verify; returns (source keys, destination keys before, destination keys after)."""
+    before = set(record_keys(dst, namespace))
+    keys = record_keys(src, namespace)
+    vectors = stored_vectors(src, namespace)
+    for key_batch in _chunks(keys, batch):
+        items = [item for item in src.batch([GetOp(namespace, key) for key in key_batch]) if item is not None]
+        records = [(item.key, model.from_store_value(item.value)) for item in items]
+        copier.vectors = {}
+        for key, record in records:
+            vector = vectors.get(key)
+            if vector is not None and len(vector) == DIMS:
+                copier.vectors[record.embed_text] = vector
+        dst.batch([PutOp(namespace, key, r.to_store_value(), index=[EMBEDDED_FIELD]) for key, r in records])
+    after = set(record_keys(dst, namespace))
+    with_vectors = set(stored_vectors(dst, namespace))
+    missing = [k for k in keys if k not in after]
+    unindexed = [k for k in keys if k not in with_vectors]
+    if missing or unindexed or len(after) != len(before | set(keys)):
+        raise MigrationError(
+            f"after the move the destination has {len(after)} records in {'.'.join(namespace)} (expected "
+            f"{len(before | set(keys))}); {len(missing)} source record(s) missing, {len(unindexed)} without a vector"
+            + (f", e.g. {(missing or unindexed)[0]}" if missing or unindexed else ""))
+    return keys, before, after
+
+
 def migrate(source: str | Path, destination: str | Path, embeddings: Embeddings, *,
             batch: int = BATCH, namespace: tuple[str, ...] = NAMESPACE) -> MigrationReport:
     """Copy every record of ``namespace`` in ``source`` (ids, values, vectors) into the same namespace of
-    ``destination``; verify; report."""
+    ``destination``, and the namespace's failed attempts (stores/attempts.py) with them; verify; report."""
     if _describe(source) == _describe(destination):
         raise ConfigurationError(f"--from and --to are the same memory: {_describe(source)}")
     copier = CopiedVectors(embeddings)
     with open_memory_store(source, embeddings, setting="--from", must_exist=True) as src, \
             open_memory_store(destination, copier, setting="--to") as dst:
-        before = set(record_keys(dst.store, namespace))
-        keys = record_keys(src.store, namespace)
-        vectors = stored_vectors(src.store, namespace)
-        for key_batch in _chunks(keys, batch):
-            items = src.store.batch([GetOp(namespace, key) for key in key_batch])
-            records = [FixRecord.from_store_value(item.value) for item in items if item is not None]
-            copier.vectors = {}
-            for record in records:
-                vector = vectors.get(record.memory_id)
-                if vector is not None and len(vector) == DIMS:
-                    copier.vectors[record.embed_text] = vector
-            dst.store.batch([PutOp(namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
-                             for r in records])
-        after = set(record_keys(dst.store, namespace))
-        with_vectors = set(stored_vectors(dst.store, namespace))
-        missing = [k for k in keys if k not in after]
-        unindexed = [k for k in keys if k not in with_vectors]
-        if missing or unindexed or len(after) != len(before | set(keys)):
-            raise MigrationError(
-                f"after the move the destination has {len(after)} records (expected {len(before | set(keys))}); "
-                f"{len(missing)} source record(s) missing, {len(unindexed)} without a vector"
-                + (f", e.g. {(missing or unindexed)[0]}" if missing or unindexed else ""))
+        keys, before, after = _copy_namespace(src.store, dst.store, copier, namespace, FixRecord, batch)
+        attempts, _, _ = _copy_namespace(src.store, dst.store, copier, attempts_namespace(namespace),
+                                         AttemptRecord, batch)
         return MigrationReport(source=src.where, destination=dst.where, records=len(keys),
                                vectors_copied=copier.copied, re_embedded=copier.embedded,
-                               destination_before=len(before), destination_after=len(after))
+                               destination_before=len(before), destination_after=len(after),
+                               attempts=len(attempts))

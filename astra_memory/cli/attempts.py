@@ -19,6 +19,7 @@ def attempt_row(record: AttemptRecord) -> list[str]:
             status + (" (imported)" if record.imported else "")]
 
 
+TABLE_WIDTH = 200
 ATTEMPT_HEADERS = ["attempt id", "project", "files", "ended", "tests said", "tried", "last tried", "status"]
 
 
@@ -27,7 +28,9 @@ def print_attempts(records: list[AttemptRecord], *, as_json: bool, title: str | 
         return _print_json([r.model_dump(mode="json") for r in records])
     if not records:
         return console.print("no failed attempts", highlight=False)
-    print_records(ATTEMPT_HEADERS, [attempt_row(r) for r in records], title=title or LABEL, whole=(0, 5, 6))
+    # Ids, names and the linked fix's id are long: a table only where they fit whole, else blocks.
+    print_records(ATTEMPT_HEADERS, [attempt_row(r) for r in records], title=title or LABEL, whole=(0, 5, 6),
+                  wide=TABLE_WIDTH)
 
 
 def show_attempt(record: AttemptRecord, *, as_json: bool) -> None:

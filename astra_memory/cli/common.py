@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -57,10 +58,15 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
     raise typer.Exit(code)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def lit(value: Any) -> str:
     """Project text, stored text, paths, diffs or test output inside a markup string: printed as it
-    is (``[bold]``, ``[/]``, ``t[value % 10]``, backslashes), never read as rich markup."""
-    return escape(str(value))
+    is (``[bold]``, ``[/]``, ``t[value % 10]``, backslashes), never read as rich markup; control
+    characters (an ESC that would drive the terminal, a carriage return that would overwrite the
+    line) shown as ``\\x1b`` escapes, never sent raw."""
+    return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value)))
 
 
 # Below this width a listing is printed one record per block (``key: value`` lines), not as a table
@@ -69,12 +75,12 @@ WIDE = 100
 
 
 def print_records(headers: list[str], rows: list[list[str]], *, title: str | None = None,
-                  whole: tuple[int, ...] = (0,), target: Console | None = None) -> None:
+                  whole: tuple[int, ...] = (0,), target: Console | None = None, wide: int = WIDE) -> None:
     """Rows of plain text (never markup) as a table on a wide console, else one block per row: the
     first column on its own line, then ``header: value`` lines. Columns in ``whole`` (ids, names,
     numbers) are never wrapped; other cells wrap (fold), none is cut."""
     out = target or console
-    if out.width >= WIDE:
+    if out.width >= wide:
         table = Table(title=title)
         for index, header in enumerate(headers):
             table.add_column(header, no_wrap=index in whole, overflow="fold")

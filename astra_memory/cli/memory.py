@@ -317,7 +317,8 @@ def memory_migrate(
     if report is not None:
         console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
                       f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "
-                      f"destination {report.destination_before} -> {report.destination_after} record(s)",
+                      f"destination {report.destination_before} -> {report.destination_after} record(s); "
+                      f"{report.attempts} failed attempt(s) copied",
                       markup=False, highlight=False)
     console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
                   f"{upgrade.merged} duplicate(s) merged into their fix's confirmations; {upgrade.repaired} damaged "

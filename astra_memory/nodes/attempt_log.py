@@ -29,11 +29,13 @@ def failing_tests(state: AgentState) -> list[str]:
 
 
 def file_states(edits: list[EditInfo]) -> dict[str, list[str]]:
-    """path -> [sha256 before the session's first edit of it, sha256 after its last]."""
+    """path -> [sha256 before the session's first edit of it, sha256 after its last], for the files the
+    edits changed on the whole: a file edited and put back as it was is no part of the change (else a
+    no-op edit elsewhere would make a repeated change look new)."""
     states: dict[str, list[str]] = {}
     for e in edits:
         states.setdefault(e["path"], [e["before_sha256"], e["after_sha256"]])[1] = e["after_sha256"]
-    return states
+    return {path: pair for path, pair in states.items() if pair[0] != pair[1]}
 
 
 def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: AttemptEnd, outcome: str,
@@ -46,12 +48,15 @@ def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: Attempt
     failure = state.get("failure")
     if not edits or not failure or not context_of(runtime).attempts:
         return []
+    changed = file_states(edits)
+    if not changed:  # every edited file is back as it was: nothing was tried
+        return []
     replayed = (state.get("replay") or {}).get("replayed")
     try:
         record = fix_memory(runtime).attempts.record(
             project=task.get("project", ""), failing_tests=failing_tests(state),
             symptom=symptom_query(Failure(**failure)), error_type=failure.get("error_type") or "Error",
-            diff="".join(e["diff"] for e in edits), file_states=file_states(edits), end=end,
+            diff="".join(e["diff"] for e in edits if e["path"] in changed), file_states=changed, end=end,
             outcome=outcome or "no outcome", still_failing=still_failing or [], newly_failing=newly_failing or [],
             session_id=task["session_id"],
             model="none (replayed from memory)" if replayed else task.get("model", "scripted"))
@@ -102,3 +107,16 @@ def repetition_message(record: AttemptRecord) -> str:
     return (f"not applied: this exact change was already tried on this failure and did not pass "
             f"(failed attempt {record.attempt_id}, session {last.session_id!r}, {record.times_tried} time(s); "
             f"tests said: {record.outcome[:300]}). Make a different change, or finish.")
+
+
+def delivered_attempts(state: AgentState, runtime: Runtime[Context], memory, query: str) -> list:
+    """The failed attempts the first memory search shows (stores/attempts.py ``delivered``); [] when
+    switched off, or when memory cannot give them (said in an event: the fixes are still delivered)."""
+    if not context_of(runtime).attempts:
+        return []
+    try:
+        return memory.attempts.delivered(query, project=state["task"].get("project", ""),
+                                         failing_tests=failing_tests(state))
+    except Exception as exc:  # noqa: BLE001 -- best effort, as recording is (module docstring)
+        emit(state["task"].get("run_dir"), "attempts_not_delivered", error=f"{type(exc).__name__}: {exc}")
+        return []

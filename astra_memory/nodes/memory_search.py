@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.nodes.attempt_log import failing_tests
+from astra_memory.nodes.attempt_log import delivered_attempts
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.redact import scrub
 from astra_memory.state import AgentState, attempt_hit_info, memory_result
@@ -29,8 +29,7 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     hits = memory_service.search_codebase_memory(query, top_k=context_of(runtime).memory_top_k,
                                                  project=task.get("project") or None)
     # Beside the fixes, apart from them: changes already tried on this failure that did not pass.
-    tried = memory_service.attempts.delivered(query, project=task.get("project", ""), failing_tests=failing_tests(
-        state)) if context_of(runtime).attempts else []
+    tried = delivered_attempts(state, runtime, memory_service, query)
     text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
     if tried:
         text += "\n\n" + format_attempts(tried)

@@ -28,7 +28,7 @@ from pydantic import (
 )
 
 from astra_memory.errors import MemoryValidationError
-from astra_memory.redact import scrub_data
+from astra_memory.redact import scrub, scrub_data
 from astra_memory.stores.record import StoredRecord, canonical_uuid, problems
 
 KIND = "attempt"  # the label every rendering carries (CLI, JSON, the model's brief, Studio updates)
@@ -38,18 +38,23 @@ ATTEMPT_ID_NAMESPACE = uuid.UUID("a77e3b70-9c1d-5e2f-8b4a-0d1dfa11ed00")
 AttemptEnd = Literal["tests_failed", "not_confirmed", "not_stored"]
 AttemptStatus = Literal["active", "linked", "invalidated"]
 MAX_SESSIONS = 50  # sessions that tried the same change; beyond it only the count grows
+MAX_DROPPED = 1_000_000
 MAX_TESTS = 50
 
 
 def failure_key(project: str, failing_tests: list[str]) -> str:
-    """The failure an attempt was tried on: the project and its failing test ids, order-free."""
-    text = "\x1f".join([project.strip(), *sorted({t.strip() for t in failing_tests if t.strip()})])
+    """The failure an attempt was tried on: the project and its failing test ids, order-free. Over
+    the scrubbed text, as stored (a test id holding a secret gives the same key before and after)."""
+    tests = sorted({scrub(t.strip()) for t in failing_tests if t.strip()})
+    text = "\x1f".join([scrub(project.strip()), *tests])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def attempt_id_for(key: str, file_states: dict[str, list[str]]) -> str:
-    """uuid5 over the failure and the resulting files (path, sha256 before, sha256 after)."""
-    change = "\x1e".join(f"{p}\x1d{b}\x1d{a}" for p, (b, a) in sorted(file_states.items()))
+    """uuid5 over the failure and the resulting files (path, sha256 before, sha256 after); paths
+    scrubbed, as stored."""
+    change = "\x1e".join(f"{p}\x1d{b}\x1d{a}" for p, (b, a) in sorted(
+        (scrub(path), states) for path, states in file_states.items()))
     return str(uuid.uuid5(ATTEMPT_ID_NAMESPACE, f"v1\x1f{key}\x1f{change}"))
 
 
@@ -89,7 +94,7 @@ class AttemptRecord(StoredRecord):
     newly_failing: list[Annotated[str, StringConstraints(max_length=500)]] = Field(default_factory=list,
                                                                                    max_length=MAX_TESTS)
     sessions: list[AttemptSession] = Field(min_length=1, max_length=MAX_SESSIONS)
-    sessions_dropped: int = Field(default=0, ge=0, le=1_000_000)
+    sessions_dropped: int = Field(default=0, ge=0, le=MAX_DROPPED)
     first_tried: AwareDatetime
     last_tried: AwareDatetime
     status: AttemptStatus = "active"

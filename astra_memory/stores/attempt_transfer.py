@@ -2,8 +2,10 @@
 
 An imported attempt is checked like an imported fix (stores/transfer.py): every field bounded,
 its ids recomputed from its content (a file cannot choose them), its diff must parse; and it comes
-in marked ``imported``: shown with the fixes' failed attempts, never a reason for the repetition gate
-to refuse an edit. An attempt memory already has gains the file's sessions; its status stays.
+in marked ``imported`` (labelled so for the model), active and unlinked, its times no later than
+now: never a reason for the repetition gate to refuse an edit, and the first to go when a bound is
+reached. An attempt memory already has gains the file's sessions and keeps its own content and
+status.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from astra_memory.stores.attempt_record import (
 )
 from astra_memory.stores.attempts import AttemptMemory, merged
 from astra_memory.stores.locks import records_lock
-from astra_memory.workspace.diffs import diff_problem
+from astra_memory.stores.record import utc_now
+from astra_memory.workspace.diffs import diff_problem, diff_summary
 
 
 def is_attempt_line(data: Any) -> bool:
@@ -26,21 +29,28 @@ def is_attempt_line(data: Any) -> bool:
 
 
 def imported_attempt(data: dict) -> AttemptRecord:
-    """One export line as an imported attempt, or MemoryValidationError."""
+    """One export line as an imported attempt, or MemoryValidationError. Its times are not later than
+    now (a date in the future must not outlast this installation's own attempts, stores/attempts.py)."""
     record = checked_attempt_id(validate_attempt(data))
-    problem = diff_problem(record.diff)
+    problem = diff_problem(record.diff) or (None if diff_summary(record.diff)[0] else "no file changes in it")
     if problem is not None:
         raise MemoryValidationError(f"invalid attempt record: diff: {problem}")
-    return record.model_copy(update={"imported": True})
+    now = utc_now()
+    return validate_attempt({**record.model_dump(), "imported": True, "status": "active", "linked_fix": None,
+                             "first_tried": min(record.first_tried, now), "last_tried": min(record.last_tried, now),
+                             "sessions": [{**s.model_dump(), "tried_at": min(s.tried_at, now)} for s in record.sessions]})
 
 
 def write_attempts(attempts: AttemptMemory, records: list[AttemptRecord]) -> int:
-    """Write imported attempts (merged with the ones memory has, each under its lock); how many."""
+    """Write imported attempts (each under its lock); how many. One memory already has gains the file's
+    sessions and keeps its own content; the bounds hold after the import (imported attempts go first)."""
     by_id: dict[str, AttemptRecord] = {}
     for record in records:
         by_id[record.attempt_id] = merged(by_id[record.attempt_id], record) if record.attempt_id in by_id else record
     with records_lock(attempts.store, list(by_id)):
         for record in by_id.values():
             existing = attempts.get(record.attempt_id)
-            attempts.write(record if existing is None else merged(existing, record))
+            attempts.write(record if existing is None else merged(existing, record, keep_existing=True))
+    for record in by_id.values():
+        attempts.bound(record)
     return len(by_id)

@@ -25,8 +25,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from langgraph.store.base import BaseStore
+from pydantic import ValidationError
 
+from astra_memory.errors import MemoryValidationError
 from astra_memory.stores.attempt_record import (
+    MAX_DROPPED,
     MAX_SESSIONS,
     AttemptEnd,
     AttemptRecord,
@@ -89,18 +92,20 @@ class AttemptMemory:
             existing = self.get(attempt_id)
             record = new if existing is None else merged(existing, new)
             self.write(record)
-        self._bound(record)
+        self.bound(record)
         return record
 
     def write(self, record: AttemptRecord) -> None:
         self.store.put(self.namespace, record.attempt_id, record.to_store_value(), index=[EMBEDDED_FIELD])
 
-    def _bound(self, record: AttemptRecord) -> None:
+    def bound(self, record: AttemptRecord) -> None:
+        """Hold the bounds of ``record``'s failure and project: this installation's own attempts are
+        kept before imported ones, then the most recently tried."""
         for field, value, limit in (("failure_key", record.failure_key, MAX_PER_FAILURE),
                                     ("project", record.project, MAX_PER_PROJECT)):
-            kept = sorted(self._where({field: value}), key=lambda r: r.last_tried, reverse=True)
+            kept = sorted(self._where({field: value}), key=lambda r: (not r.imported, r.last_tried), reverse=True)
             for old in kept[limit:]:
-                if old.attempt_id != record.attempt_id:
+                if old.attempt_id != record.attempt_id or record.imported:
                     self.delete(old.attempt_id)
 
     def update(self, attempt_id: str, **changes) -> AttemptRecord | None:
@@ -123,13 +128,13 @@ class AttemptMemory:
     # -- read -------------------------------------------------------------------------------
     def get(self, attempt_id: str) -> AttemptRecord | None:
         item = self.store.get(self.namespace, attempt_id)
-        return None if item is None else AttemptRecord.from_store_value(item.value)
+        return None if item is None else readable(item.value)
 
     def _where(self, filter_: dict) -> list[AttemptRecord]:
         records, offset = [], 0
         while True:
             items = self.store.search(self.namespace, filter=filter_, limit=_PAGE, offset=offset)
-            records += [AttemptRecord.from_store_value(i.value) for i in items]
+            records += [r for r in (readable(i.value) for i in items) if r is not None]
             if len(items) < _PAGE:
                 return records
             offset += _PAGE
@@ -151,14 +156,14 @@ class AttemptMemory:
         """What the memory search shows beside the fixes (see the module docstring)."""
         key = failure_key(project, failing_tests)
         same = sorted((r for r in self._where({"failure_key": key}) if r.status == "active"),
-                      key=lambda r: r.last_tried, reverse=True)
+                      key=lambda r: (not r.imported, r.last_tried), reverse=True)  # this installation's first
         hits = [AttemptHit(r, None, True) for r in same[:limit]]
         if len(hits) < limit and query.strip():
             for item in self.store.search(self.namespace, query=query, limit=limit + len(same)):
                 if len(hits) >= limit:
                     break
-                record = AttemptRecord.from_store_value(item.value)
-                if (record.failure_key != key and record.status == "active"
+                record = readable(item.value)
+                if (record is not None and record.failure_key != key and record.status == "active"
                         and item.score is not None and item.score >= OTHER_MIN_SCORE):
                     hits.append(AttemptHit(record, float(item.score), False))
         return hits
@@ -172,16 +177,29 @@ class AttemptMemory:
         return True
 
 
-def merged(existing: AttemptRecord, new: AttemptRecord) -> AttemptRecord:
+def merged(existing: AttemptRecord, new: AttemptRecord, *, keep_existing: bool = False) -> AttemptRecord:
     """The same change on the same failure tried again: one record, each session once, the latest
-    outcome (a linked or invalidated status stays; an attempt of this installation's own stays its own)."""
+    outcome (a linked or invalidated status stays; an attempt of this installation's own stays its
+    own). ``keep_existing`` (an import): ``existing`` keeps its content and only gains sessions.
+    Validated again: counts from a file cannot overflow a bound."""
     sessions = {s.session_id: s for s in existing.sessions}
     for s in new.sessions:
         sessions.setdefault(s.session_id, s)
     ordered: list[AttemptSession] = sorted(sessions.values(), key=lambda s: s.tried_at)
-    dropped = existing.sessions_dropped + max(0, len(ordered) - MAX_SESSIONS)
-    return existing.model_copy(update={
-        "sessions": ordered[-MAX_SESSIONS:], "sessions_dropped": dropped,
-        "outcome": new.outcome, "end": new.end, "still_failing": new.still_failing,
-        "newly_failing": new.newly_failing, "last_tried": max(existing.last_tried, new.last_tried),
+    dropped = min(existing.sessions_dropped + new.sessions_dropped + max(0, len(ordered) - MAX_SESSIONS), MAX_DROPPED)
+    latest = existing if keep_existing else new
+    return validate_attempt({
+        **existing.model_dump(), "sessions": [s.model_dump() for s in ordered[-MAX_SESSIONS:]],
+        "sessions_dropped": dropped, "outcome": latest.outcome, "end": latest.end,
+        "still_failing": latest.still_failing, "newly_failing": latest.newly_failing,
+        "last_tried": existing.last_tried if keep_existing else max(existing.last_tried, new.last_tried),
         "imported": existing.imported and new.imported})
+
+
+def readable(value: dict) -> AttemptRecord | None:
+    """A stored attempt, or None when the stored value is not a valid one (a file edited by hand, a
+    newer version's field): one damaged attempt must not stop every session's memory search."""
+    try:
+        return AttemptRecord.from_store_value(value)
+    except (ValidationError, MemoryValidationError, TypeError, ValueError):
+        return None

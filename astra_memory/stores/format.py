@@ -92,6 +92,8 @@ def format_attempts(hits: list[AttemptHit]) -> str:
         files, changed = diff_summary(r.diff)
         where = ("on this failure (same project, same failing tests)" if hit.same_failure
                  else f"on a similar failure elsewhere, score={hit.score:.4f}")
+        if r.imported:  # another installation's word, never seen here
+            where += "; IMPORTED from another installation, not tried here"
         lines += [
             f"[failed attempt {number}] {where}; tried {r.times_tried} time(s), last {r.last_tried.isoformat()}",
             f"  changed: {quoted(files or list(r.file_states), ATTEMPT_TEXT_CHARS)}",
