@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -21,6 +22,14 @@ collect_ignore_glob = ["data/*"]
 # the invoking shell's PATH (testrun/run.project_environment), so `python -m pytest` there is ours.
 if str(Path(sys.executable).parent) not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = os.pathsep.join(filter(None, [str(Path(sys.executable).parent), os.environ.get("PATH")]))
+
+
+# Ctrl-C is part of what the suite tests (a CLI child sent SIGINT must stop and say how to resume). A
+# suite started in the background of a non-interactive shell (`cmd &`) inherits SIGINT *ignored*, and
+# an ignored signal stays ignored across exec: every child would run through its Ctrl-C. Handled here,
+# so the children start with the default (Python then installs its KeyboardInterrupt handler).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -78,8 +78,8 @@ def test_a_live_model_runs_from_studio_under_the_clis_cost_guard(live_server, mo
             by_node.setdefault(node, []).append(values or {})
     memory = by_node["memory_search"][0]["memory"]
     assert memory["query"] and memory["hits"] == []  # an empty memory: the search is shown all the same
-    assert by_node["replay"][0]["replay"] == {"tried": [], "replayed": None,
-                                              "skipped": "memory returned no confirmed fix with a diff"}
+    assert by_node["replay"][0]["replay"] == {"tried": [], "replayed": None, "passed_over": [],
+                                              "skipped": "memory returned no confirmed fix"}
     (edit,) = [e for values in by_node["edit"] for e in values.get("edits", [])]
     assert edit["path"] == "app/settings.py" and edit["diff"].startswith("--- a/app/settings.py")
     (passing,) = [r for values in by_node["test"] for r in values.get("test_runs", [])]
