@@ -21,10 +21,10 @@ modes, so that no stored fix ends a session before the model's turn.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from astra_memory.bench.common import write_table_report
 from astra_memory.context import Context
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import Scenario, list_scenarios
@@ -133,8 +133,6 @@ def run_attempts(data_dir: Path, *, embeddings: str = "minilm", names: list[str]
 
 
 def write_attempts(result: dict, folder: Path, command: str) -> dict[str, Any]:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "attempts.json").write_text(json.dumps({**result, "command": command}, indent=2), encoding="utf-8")
     lines = [f"# Failed attempts remembered (`{command}`)", "",
              f"Embeddings `{result['embeddings']}`; {len(result['scenarios'])} scenarios, replay off; "
              f"skipped (no usable wrong try): {', '.join(result['skipped_no_wrong_try']) or 'none'}.", "",
@@ -148,5 +146,4 @@ def write_attempts(result: dict, folder: Path, command: str) -> dict[str, Any]:
                      f"{t['shown_from_other_bugs']} | {t['precision_shown']} | {t['repeats_refused']} | "
                      f"{t['second_fixed']}/{t['scenarios']} | {t['model_requests_second']} | {t['test_runs_second']} | "
                      f"{t['test_runs_all']} |")
-    (folder / "attempts.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"markdown": str(folder / "attempts.md"), "json": str(folder / "attempts.json"), "png": []}
+    return write_table_report(folder, "attempts", result, command, lines)

@@ -73,6 +73,14 @@ def write_json(path: Path, data: Any) -> Path:
     return path
 
 
+def write_table_report(folder: Path, name: str, result: dict, command: str, lines: list[str]) -> dict[str, Any]:
+    """``<name>.json`` (the result and the command that made it) and ``<name>.md`` (``lines``) in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.json").write_text(json.dumps({**result, "command": command}, indent=2), encoding="utf-8")
+    (folder / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {"markdown": str(folder / f"{name}.md"), "json": str(folder / f"{name}.json"), "png": []}
+
+
 def make_progress(enabled: bool = True):
     """A rich Progress on stderr (stdout stays clean for ``--json``), or a no-op stand-in."""
     if not enabled:

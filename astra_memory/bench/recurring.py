@@ -16,11 +16,11 @@ script: the figure that changes with memory is whether the model is reached at a
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
+from astra_memory.bench.common import write_table_report
 from astra_memory.context import Context
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import Scenario, list_scenarios
@@ -118,8 +118,6 @@ def totals(results: list[dict]) -> dict[str, dict[str, Any]]:
 
 
 def write_recurring(result: dict, folder: Path, command: str) -> dict[str, Any]:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "recurring.json").write_text(json.dumps({**result, "command": command}, indent=2), encoding="utf-8")
     lines = [f"# Recurring bugs (`{command}`)", "",
              f"Model `{result['model']}`, embeddings `{result['embeddings']}`; origin story: "
              f"{ORIGIN_STORY['model_requests']} requests / {ORIGIN_STORY['tool_calls']} tool calls per session.", "",
@@ -129,5 +127,4 @@ def write_recurring(result: dict, folder: Path, command: str) -> dict[str, Any]:
         for cell in positions.values():
             lines.append(f"| {mode} | {cell['label']} | {cell['sessions']} | {cell['fixed']} | {cell['replayed']} | "
                          f"{cell['model_requests']} | {cell['tool_calls']} | {cell['test_runs']} | {cell['wall_time_s']:.1f} |")
-    (folder / "recurring.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"markdown": str(folder / "recurring.md"), "json": str(folder / "recurring.json"), "png": []}
+    return write_table_report(folder, "recurring", result, command, lines)

@@ -23,13 +23,12 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
-    ValidationError,
     model_validator,
 )
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
-from astra_memory.stores.record import StoredRecord, canonical_uuid, problems
+from astra_memory.stores.record import StoredRecord, canonical_uuid, validated
 
 KIND = "attempt"  # the label every rendering carries (CLI, JSON, the model's brief, Studio updates)
 ATTEMPT_ID_NAMESPACE = uuid.UUID("a77e3b70-9c1d-5e2f-8b4a-0d1dfa11ed00")
@@ -140,10 +139,7 @@ def checked_attempt_id(record: AttemptRecord) -> AttemptRecord:
 
 def validate_attempt(data: dict[str, Any]) -> AttemptRecord:
     """Build an attempt record or raise MemoryValidationError naming every field that is wrong."""
-    try:
-        return AttemptRecord.model_validate(data)
-    except ValidationError as exc:
-        raise MemoryValidationError(f"invalid attempt record: {problems(exc)}") from None
+    return validated(AttemptRecord, data, "attempt record")
 
 
 def attempts_namespace(fix_namespace: tuple[str, ...]) -> tuple[str, ...]:

@@ -290,9 +290,14 @@ def check_diff(record: FixRecord) -> FixRecord:
     return record
 
 
+def validated(model: type, data: dict[str, Any], what: str):
+    """``model`` built from ``data``, or MemoryValidationError naming every field that is wrong."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise MemoryValidationError(f"invalid {what}: {problems(exc)}") from None
+
+
 def validate_record(data: dict[str, Any]) -> FixRecord:
     """Build a record or raise MemoryValidationError naming every field that is wrong."""
-    try:
-        return FixRecord.model_validate(data)
-    except ValidationError as exc:
-        raise MemoryValidationError(f"invalid fix record: {problems(exc)}") from None
+    return validated(FixRecord, data, "fix record")
