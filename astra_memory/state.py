@@ -185,6 +185,7 @@ class ConfirmResult(TypedDict):
     edits_seen: int  # how many edits were applied to the fresh copy
     files: list[str]  # the workspace-relative files written over the snapshot
     reason: str  # why it did not confirm ("" when it did)
+    duration_s: float  # the fresh copy's test run (0.0 when it did not run; absent in older checkpoints)
 
 
 class FixInfo(TypedDict):

@@ -100,3 +100,20 @@ def test_export_folder_is_keyed_by_the_weights(monkeypatch, tmp_path):
     assert cache_root() == tmp_path / "c"
     first = export_dir(packaged_model_path())
     assert first.parent == tmp_path / "c" and first == export_dir(packaged_model_path())
+
+
+def test_a_repeated_query_gives_the_same_vector_and_a_private_copy():
+    """A session embeds its query for the fixes and again for the failed attempts: the second call is
+    served from the last few queries, and equals what the model gives; a caller changing the list it
+    got back cannot change what the next caller gets."""
+    model = MiniLMEmbeddings()
+    text = "AssertionError: assert 0.30000000000000004 == 0.3 in test_total"
+    first = model.embed_query(text)
+    first[0] += 1.0
+    again = model.embed_query(text)
+    fresh = model.embed_documents([text])[0]
+    assert again != first
+    assert np.allclose(again, fresh, atol=1e-6)
+    for index in range(40):  # more queries than are kept: the oldest is computed again, the same
+        model.embed_query(f"{text} {index}")
+    assert np.allclose(model.embed_query(text), fresh, atol=1e-6)

@@ -81,7 +81,7 @@ def _result(state: AgentState, *, passed: bool, reason: str, files: list[str], r
                          counts=dict(run.counts) if run else {},
                          output_tail=scrub(run.output[-OUTPUT_TAIL_CHARS:]) if run else "",
                          confirms=state.get("passed_outcome") or "", edits_seen=len(state.get("edits") or []),
-                         files=files, reason=reason)
+                         files=files, reason=reason, duration_s=run.duration_s if run else 0.0)
 
 
 def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:

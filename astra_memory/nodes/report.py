@@ -42,6 +42,9 @@ def summarize(state: AgentState) -> dict:
         "model_requests": int(budget.get("model_requests", 0)),
         "tool_calls": int(budget.get("tool_calls", 0)),
         "test_runs": int(budget.get("test_runs", 0)),
+        # Wall time inside the project's test subprocesses: every run in the workspace and the fresh copy's.
+        "test_seconds": round(sum(float(r.get("duration_s", 0.0)) for r in state.get("test_runs") or [])
+                              + float((state.get("confirm") or {}).get("duration_s", 0.0)), 3),
         "input_tokens": int(budget.get("input_tokens", 0)),
         "output_tokens": int(budget.get("output_tokens", 0)),
         "cost_usd": round(float(budget.get("cost_usd", 0.0)), 6),

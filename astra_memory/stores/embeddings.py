@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +29,9 @@ from astra_memory.stores.model_files import packaged_model_path
 
 DIMS = 384
 RUNTIMES = ("auto", "onnx", "torch")
+# A session embeds the same query more than once (the fix search, then the failed attempts' search):
+# the model is deterministic, so the last few query vectors are kept (about 1.5 KB each).
+RECENT_QUERIES = 16
 _load_lock = threading.Lock()
 _fallback_said = False
 
@@ -75,6 +79,8 @@ class MiniLMEmbeddings(Embeddings):
     def __init__(self, model_path: str | Path | None = None):
         self.model_path = str(model_path) if model_path else None
         self._onnx_failed = False
+        self._recent: OrderedDict[str, tuple[float, ...]] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def _path(self) -> str:
         return self.model_path or str(packaged_model_path())
@@ -112,7 +118,16 @@ class MiniLMEmbeddings(Embeddings):
         return vectors.tolist()
 
     def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+        with self._recent_lock:
+            if text in self._recent:
+                self._recent.move_to_end(text)
+                return list(self._recent[text])
+        vector = self.embed_documents([text])[0]
+        with self._recent_lock:
+            self._recent[text] = tuple(vector)
+            while len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        return vector
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
