@@ -33,7 +33,7 @@ from astra_memory.db.postgres import is_postgres_url, redact_url
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.stores.attempt_record import AttemptRecord, attempts_namespace
 from astra_memory.stores.embeddings import DIMS
-from astra_memory.stores.memory import NAMESPACE
+from astra_memory.stores.memory import FIX_INDEX, NAMESPACE
 from astra_memory.stores.record import FixRecord
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
@@ -106,17 +106,18 @@ def record_keys(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE) -> lis
     return [row[0] for row in _rows(store, "SELECT key FROM store WHERE prefix = ? ORDER BY key", (".".join(namespace),))]
 
 
-def stored_vectors(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE) -> dict[str, list[float]]:
-    """``{key: vector}`` of the embedded field, read from the backend's own vector table."""
+def stored_vectors(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE,
+                   field: str = EMBEDDED_FIELD) -> dict[str, list[float]]:
+    """``{key: vector}`` of one embedded field, read from the backend's own vector table."""
     from langgraph.store.sqlite import SqliteStore
 
     prefix = ".".join(namespace)
     if not isinstance(store, SqliteStore):
         from astra_memory.stores.postgres import stored_vectors as postgres_vectors
 
-        return postgres_vectors(store, prefix)
+        return postgres_vectors(store, prefix, field)
     rows = _sqlite_rows(store, "SELECT key, embedding FROM store_vectors WHERE prefix = ? AND field_name = ?",
-                        (prefix, EMBEDDED_FIELD))
+                        (prefix, field))
     # sqlite-vec keeps a float32 vector as its raw little-endian bytes (serialize_float32).
     return {key: list(struct.unpack(f"<{len(blob) // 4}f", blob)) for key, blob in rows}
 
@@ -131,21 +132,25 @@ def _describe(target: str | Path) -> str:
 
 
 def _copy_namespace(src: BaseStore, dst: BaseStore, copier: CopiedVectors, namespace: tuple[str, ...],
-                    model, batch: int) -> tuple[list[str], set[str], set[str]]:
+                    model, batch: int, fields: tuple[str, ...]) -> tuple[list[str], set[str], set[str]]:
     """Copy every record of ``namespace`` (validated as ``model``: fix or attempt records) with its stored
-    vector, then verify; returns (source keys, destination keys before, destination keys after)."""
+    vectors (one per embedded field: ``fields``), then verify; returns (source keys, destination keys
+    before, destination keys after). A field the source never embedded (a record written before the
+    field existed) is embedded here."""
     before = set(record_keys(dst, namespace))
     keys = record_keys(src, namespace)
-    vectors = stored_vectors(src, namespace)
+    vectors = {field: stored_vectors(src, namespace, field) for field in fields}
     for key_batch in _chunks(keys, batch):
         items = [item for item in src.batch([GetOp(namespace, key) for key in key_batch]) if item is not None]
         records = [(item.key, model.from_store_value(item.value)) for item in items]
         copier.vectors = {}
         for key, record in records:
-            vector = vectors.get(key)
-            if vector is not None and len(vector) == DIMS:
-                copier.vectors[record.embed_text] = vector
-        dst.batch([PutOp(namespace, key, r.to_store_value(), index=[EMBEDDED_FIELD]) for key, r in records])
+            value = record.to_store_value()
+            for field in fields:
+                vector = vectors[field].get(key)
+                if vector is not None and len(vector) == DIMS and isinstance(value.get(field), str):
+                    copier.vectors[value[field]] = vector
+        dst.batch([PutOp(namespace, key, r.to_store_value(), index=list(fields)) for key, r in records])
     after = set(record_keys(dst, namespace))
     with_vectors = set(stored_vectors(dst, namespace))
     missing = [k for k in keys if k not in after]
@@ -167,9 +172,9 @@ def migrate(source: str | Path, destination: str | Path, embeddings: Embeddings,
     copier = CopiedVectors(embeddings)
     with open_memory_store(source, embeddings, setting="--from", must_exist=True) as src, \
             open_memory_store(destination, copier, setting="--to") as dst:
-        keys, before, after = _copy_namespace(src.store, dst.store, copier, namespace, FixRecord, batch)
+        keys, before, after = _copy_namespace(src.store, dst.store, copier, namespace, FixRecord, batch, FIX_INDEX)
         attempts, _, _ = _copy_namespace(src.store, dst.store, copier, attempts_namespace(namespace),
-                                         AttemptRecord, batch)
+                                         AttemptRecord, batch, (EMBEDDED_FIELD,))
         return MigrationReport(source=src.where, destination=dst.where, records=len(keys),
                                vectors_copied=copier.copied, re_embedded=copier.embedded,
                                destination_before=len(before), destination_after=len(after),

@@ -59,7 +59,14 @@ from astra_memory.nodes.diagnosis_search import diagnosis_query
 from astra_memory.scenarios import list_scenarios
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
-from astra_memory.stores.hybrid import FUSED_FLOOR, FUSED_MARGIN, deliverable, tokenize
+from astra_memory.stores.hybrid import (
+    DIAGNOSIS_FLOOR_OFFSET,
+    DIAGNOSIS_MARGIN,
+    FUSED_FLOOR,
+    FUSED_MARGIN,
+    deliverable,
+    tokenize,
+)
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
 from astra_memory.stores.sqlite import open_sqlite_store
@@ -345,7 +352,8 @@ def searches(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[
     recall@3 of either ranking without the threshold."""
     diagnosed = [q for q in queries if q.id in second]
     first_shown = {q.id: _shown(first[q.id], min_score) for q in queries}
-    second_shown = {q.id: _shown(second[q.id], min_score) for q in diagnosed}
+    second_shown = {q.id: _shown(second[q.id], min_score, FUSED_FLOOR + DIAGNOSIS_FLOOR_OFFSET, DIAGNOSIS_MARGIN)
+                    for q in diagnosed}
     out: dict[str, Any] = {
         "session_top_k": SESSION_TOP_K, "min_score": min_score, "queries": len(queries), "diagnosed": len(diagnosed),
         "first": {"queries": len(queries),

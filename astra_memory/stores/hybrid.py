@@ -39,6 +39,12 @@ RRF_K = 60  # the constant of the RRF paper, used as published (scripts/retrieva
 VECTOR_WEIGHT = 0.9  # the cosine's share of the fused score; BM25 (normalised) has the rest
 FUSED_FLOOR = DEFAULT_MIN_FUSED_SCORE  # a hit below this fused score is not likely enough to show (0.35)
 FUSED_MARGIN = 0.05  # nor one further than this below the best hit's fused score
+# The diagnosis search's own cut-off: its cosines (a diagnosis against causes without the project's names,
+# stores/mechanism.py) have their own scale. Chosen on the development sets (scripts/cutoff_choice.py
+# --diagnosis: the widest recall at which every dev and dev-extra session still saw a relevant fix).
+# The floor moves with the user's ASTRA_MIN_FUSED_SCORE, this far below it.
+DIAGNOSIS_FLOOR_OFFSET = -0.05  # 0.30 at the default floor
+DIAGNOSIS_MARGIN = 0.10
 # BM25's IDF needs a few documents: with one or two candidates every term weighs zero or less
 # (rank_bm25), which says nothing either way, so the cosine alone is the score there.
 MIN_LEXICAL_POOL = 3

@@ -20,11 +20,14 @@ from astra_memory.stores.attempts import AttemptMemory
 from astra_memory.stores.evidence import evidence_order
 from astra_memory.stores.hybrid import (
     CANDIDATE_POOL,
+    DIAGNOSIS_FLOOR_OFFSET,
+    DIAGNOSIS_MARGIN,
     FUSED_FLOOR,
     deliverable,
     hybrid_ranking,
 )
 from astra_memory.stores.locks import record_lock
+from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import (
     MAX_CONFIRMATIONS,
@@ -45,6 +48,9 @@ NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespac
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
 MAX_QUERY_CHARS = 4_000
 EVIDENCE_SCOPES = ("project", "all", "off")  # whose records evidence lifts (stores/evidence.py)
+# Every fix is embedded twice: its symptom and fix, and its cause without the project's names
+# (stores/mechanism.py). A search scores a record by its better field.
+FIX_INDEX = (EMBEDDED_FIELD, MECHANISM_FIELD)
 SEARCHED_AGAINST = ("symptom", "cause")  # what a query's words are matched with (search_codebase_memory)
 
 
@@ -64,10 +70,10 @@ class MemoryHit:
 
 def lexical_text(value: dict, against: str) -> str:
     """The words of a stored record a query's words are matched with: the embedded text (symptom and
-    fix) for a symptom query; for a diagnosis, the record's cause (``FixRecord.cause_text``, stored
-    beside the record; read from its fields when a record written before it has none)."""
+    fix) for a symptom query; for a diagnosis, the record's cause without the project's names
+    (stores/mechanism.py; computed from its fields for a record written before it was stored)."""
     if against == "cause":
-        return str(value.get("cause_text") or cause_text_of(value))
+        return str(value.get(MECHANISM_FIELD) or mechanism_text(str(value.get("cause_text") or cause_text_of(value))))
     return str(value.get(EMBEDDED_FIELD, ""))
 
 
@@ -99,7 +105,8 @@ class FixMemory:
 
         ``against``: ``"symptom"`` (a failure's symptoms: its words are matched with the text the
         record embeds, its symptom and fix) or ``"cause"`` (a diagnosis: its words are matched with
-        the record's cause, ``FixRecord.cause_text``; the vector search is the same).
+        the record's cause, ``FixRecord.cause_text``, and its vector is made without the project's
+        names, as the records' cause vectors are: stores/mechanism.py).
         ``project``: the project the search is for; its records confirmed again or replayed move up
         a place or two (stores/evidence.py). Without it no record is lifted.
         A ``min_score`` of 0 or below shows every rank: no floor and no margin either (benches, tools).
@@ -116,7 +123,9 @@ class FixMemory:
         filter_ = {"error_type": error_type.strip()} if error_type and error_type.strip() else None
         query = query.strip()
         limit = max(top_k, CANDIDATE_POOL) if self.hybrid else top_k
-        items = self.store.search(self.namespace, query=query, filter=filter_, limit=limit)
+        # A diagnosis is embedded without the project's names, as the records' causes are.
+        searched = mechanism_text(query) if against == "cause" else query
+        items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
         # An invalidated fix is never returned, nor weighs on the others' lexical scores. Read from the
         # stored value: only the delivered few are validated into records.
         items = [item for item in items if item.value.get("status") != "invalidated"]
@@ -132,8 +141,12 @@ class FixMemory:
             ranked = [ranked[i] for i in order]
         ranked.sort(key=lambda row: row[0].value.get("status") == "superseded")  # below every active fix (stable)
         # The minimum score is calibrated on the cosine; the floor and the margin on the fused score.
-        keep = deliverable([c for _, c, _ in ranked], threshold, top_k, floor=self.floor,
-                           fused=[f for _, _, f in ranked] if self.hybrid and threshold > 0 else None)
+        cut = self.hybrid and threshold > 0  # else every rank (benches, tools): no floor, no margin
+        cause = against == "cause"  # the diagnosis search has its own cut-off (stores/hybrid.py)
+        keep = deliverable([c for _, c, _ in ranked], threshold, top_k,
+                           floor=self.floor + (DIAGNOSIS_FLOOR_OFFSET if cause else 0.0),
+                           margin=DIAGNOSIS_MARGIN if cause and cut else None,
+                           fused=[f for _, _, f in ranked] if cut else None)
         return [MemoryHit(FixRecord.from_store_value(ranked[i][0].value), ranked[i][1], ranked[i][2]) for i in keep]
 
     # -- store ----------------------------------------------------------------------------
@@ -205,9 +218,9 @@ class FixMemory:
         return record
 
     def _write(self, record: FixRecord) -> None:
-        # Name the embedded field explicitly: a put that skipped re-indexing would leave the
-        # old vector in place (SqliteStore keeps it on `index=False`).
-        self.store.put(self.namespace, record.memory_id, record.to_store_value(), index=[EMBEDDED_FIELD])
+        # Name the embedded fields explicitly: a put that skipped re-indexing would leave the
+        # old vectors in place (SqliteStore keeps them on `index=False`).
+        self.store.put(self.namespace, record.memory_id, record.to_store_value(), index=list(FIX_INDEX))
 
     def update_record(self, memory_id: str, **changes) -> FixRecord | None:
         """Change fields of a stored record (status, reason...) under its lock; None if there is none."""

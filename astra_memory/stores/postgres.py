@@ -92,14 +92,12 @@ def store_connection(store) -> Iterator[Any]:
         yield conn
 
 
-def stored_vectors(store, prefix: str) -> dict[str, list[float]]:
-    """``{key: vector}`` of the embedded field under ``prefix`` (for `memory migrate`)."""
-    from astra_memory.stores.sqlite import EMBEDDED_FIELD
-
+def stored_vectors(store, prefix: str, field: str) -> dict[str, list[float]]:
+    """``{key: vector}`` of one embedded field under ``prefix`` (for `memory migrate`)."""
     with store_connection(store) as conn:
         rows = conn.execute(
             "SELECT key, embedding::real[] AS v FROM store_vectors WHERE prefix = %s AND field_name = %s",
-            (prefix, EMBEDDED_FIELD),
+            (prefix, field),
         ).fetchall()
     return {row["key"]: list(row["v"]) for row in rows}
 

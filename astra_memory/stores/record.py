@@ -20,6 +20,7 @@ from pydantic import (
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
+from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text
 from astra_memory.workspace.diffs import diff_problem, normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
@@ -123,7 +124,7 @@ def cause_text_of(value: dict[str, Any]) -> str:
     return diagnosis_text(str(value.get("error_type") or ""), str(value.get("fix_description") or ""))
 
 
-DERIVED_FIELDS = ("embed_text", "cause_text")  # written beside a record's fields for search, never read back
+DERIVED_FIELDS = ("embed_text", "cause_text", MECHANISM_FIELD)  # written beside a record's fields for search, never read back
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
 
 
@@ -268,12 +269,19 @@ class FixRecord(StoredRecord):
         record's diagnosis, or its error type and fix description when it has none."""
         return cause_text_of(self.model_dump(include={"diagnosis", "error_type", "fix_description"}))
 
+    @property
+    def mechanism_text(self) -> str:
+        """The cause without the project's names (stores/mechanism.py): the second field the store
+        embeds, which a diagnosis search matches."""
+        return mechanism_text(self.cause_text)
+
     def to_store_value(self) -> dict[str, Any]:
         value = self.model_dump(mode="json")
         if value.get("diagnosis") is None:
             value.pop("diagnosis", None)
         value["embed_text"] = self.embed_text
         value["cause_text"] = self.cause_text
+        value[MECHANISM_FIELD] = self.mechanism_text
         return value
 
     @classmethod

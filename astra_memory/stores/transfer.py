@@ -35,7 +35,7 @@ from astra_memory.stores.attempt_transfer import (
     write_attempts,
 )
 from astra_memory.stores.locks import records_lock
-from astra_memory.stores.memory import FixMemory, merge_records
+from astra_memory.stores.memory import FIX_INDEX, FixMemory, merge_records
 from astra_memory.stores.record import (
     MAX_DROPPED,
     SCHEMA_VERSION,
@@ -44,7 +44,6 @@ from astra_memory.stores.record import (
     memory_id_of,
     validate_record,
 )
-from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
 MAX_LINE_BYTES = 4_000_000  # a record at every bound (diff, 1,000 confirmations) is well under this
 PROBLEMS_SHOWN = 50
@@ -152,7 +151,7 @@ def import_file(memory: FixMemory, path: Path) -> ImportReport:
         merged = sum(1 for item in existing if item is not None)
         records = [_merge_import(FixRecord.from_store_value(item.value), r) if item is not None else r
                    for item, r in zip(existing, records)]
-        memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=[EMBEDDED_FIELD])
+        memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=list(FIX_INDEX))
                             for r in records])
     return ImportReport(lines=lines, records=len(records), duplicate_lines=lines - len(records) - attempt_count,
                         merged_with_existing=merged, attempts=attempt_count)
