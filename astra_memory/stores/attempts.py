@@ -37,12 +37,13 @@ from astra_memory.stores.attempt_record import (
     attempt_id_for,
     attempts_namespace,
     failure_key,
+    failure_tests,
     validate_attempt,
 )
 from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import utc_now
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
+from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
 
 MAX_DELIVERED = 3
 # An attempt from another failure is shown only when its symptom is this close (MiniLM cosine; the
@@ -84,7 +85,7 @@ class AttemptMemory:
         session = {"session_id": session_id, "model": model, "outcome": outcome, "tried_at": now}
         new = validate_attempt({
             "attempt_id": attempt_id, "project": project, "failure_key": key,
-            "failing_tests": sorted(set(failing_tests))[:50], "symptom": symptom, "error_type": error_type,
+            "failing_tests": failure_tests(failing_tests), "symptom": symptom, "error_type": error_type,
             "diff": diff, "file_states": file_states, "end": end, "outcome": outcome,
             "still_failing": still_failing[:50], "newly_failing": newly_failing[:50], "sessions": [session],
             "first_tried": now, "last_tried": now})
@@ -170,11 +171,8 @@ class AttemptMemory:
 
     # -- manage -----------------------------------------------------------------------------
     def delete(self, attempt_id: str) -> bool:
-        if self.get(attempt_id) is None:
-            return False
-        self.store.delete(self.namespace, attempt_id)
-        purge_deleted_vectors(self.store, self.namespace, attempt_id)
-        return True
+        """Delete an attempt and its vectors, damaged or not; False if there was none."""
+        return delete_item(self.store, self.namespace, attempt_id)
 
 
 def merged(existing: AttemptRecord, new: AttemptRecord, *, keep_existing: bool = False) -> AttemptRecord:

@@ -39,7 +39,7 @@ from astra_memory.stores.record import (
     utc_now,
     validate_record,
 )
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
+from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
@@ -244,12 +244,8 @@ class FixMemory:
         return sum(1 for _ in self.iter_records())
 
     def delete(self, memory_id: str) -> bool:
-        """Delete a record and its vectors. Returns False if there was no such record."""
-        if self.get(memory_id) is None:
-            return False
-        self.store.delete(self.namespace, memory_id)
-        purge_deleted_vectors(self.store, self.namespace, memory_id)
-        return True
+        """Delete a record and its vectors, damaged or not. Returns False if there was no such record."""
+        return delete_item(self.store, self.namespace, memory_id)
 
 
 def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = False) -> FixRecord:
