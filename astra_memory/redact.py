@@ -11,8 +11,8 @@ Why a pattern list and not ``detect-secrets``: its plugins find the first line o
 not the key's body, have no detector for Hugging Face (``hf_``) or Google (``AIza``) keys, and scan
 line by line in Python; the formats below are its and the providers' published shapes, each with a
 row in tests/test_redact.py. A key glued to a name by an underscore (``test_sk-proj-...``, a test id
-that holds a key) is a key too (tests/test_redact_glued.py). Every pattern is linear (bounded repeats, no nested quantifiers), so
-scrubbing a 200 kB test log stays cheap.
+that holds a key) is a key too (tests/test_redact_glued.py). Every pattern is linear (bounded
+repeats, no nested quantifiers), so scrubbing a 200 kB test log stays cheap.
 
 Secrets with no shape of their own are found by their name: a value given to a key that names a
 secret (``password``, ``client_secret``, ``aws_secret_access_key``, ``AccountKey``, ``api_key``,
