@@ -10,8 +10,9 @@ hits, diffs), the memory brief, test output and the task's free text.
 Why a pattern list and not ``detect-secrets``: its plugins find the first line of a PEM key but
 not the key's body, have no detector for Hugging Face (``hf_``) or Google (``AIza``) keys, and scan
 line by line in Python; the formats below are its and the providers' published shapes, each with a
-row in tests/test_redact.py. Every pattern is linear (bounded repeats, no nested quantifiers), so
-scrubbing a 200 kB test log stays cheap.
+row in tests/test_redact.py. A key glued to a name by an underscore (``test_sk-proj-...``, a test id
+that holds a key) is a key too (tests/test_redact_glued.py). Every pattern is linear (bounded
+repeats, no nested quantifiers), so scrubbing a 200 kB test log stays cheap.
 
 Secrets with no shape of their own are found by their name: a value given to a key that names a
 secret (``password``, ``client_secret``, ``aws_secret_access_key``, ``AccountKey``, ``api_key``,
@@ -32,25 +33,29 @@ from typing import Any
 
 REDACTED = "[REDACTED]"
 
+# Where a shaped key may start: after anything but a letter or digit. An underscore too (``\b`` would
+# not match there): a key glued to a name is still a key (``test_sk-proj-...`` in a test id,
+# ``x_ghp_...``, ``x_AKIA...``); ``_glued_name`` keeps the few matches that are words of that name.
+_START = r"(?<![^\W_])"
 # (what it is, pattern), applied in this order (PEM first: its body may hold anything).
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
     # PEM private keys: the whole block; a block cut off before its END line loses everything after BEGIN.
     ("pem private key", r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
                         r"(?:[\s\S]{0,20000}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)"),
-    ("openai / anthropic key", r"\bsk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),
-    ("stripe key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|\bwhsec_[A-Za-z0-9]{16,}"),
-    ("github token", r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{22,}"),
-    ("gitlab token", r"\bglpat-[A-Za-z0-9_\-]{20,}"),
-    ("hugging face token", r"\bhf_[A-Za-z0-9]{30,}"),
-    ("slack token", r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}"),
+    ("openai / anthropic key", _START + r"sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),
+    ("stripe key", _START + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|" + _START + r"whsec_[A-Za-z0-9]{16,}"),
+    ("github token", _START + r"gh[pousr]_[A-Za-z0-9]{20,}|" + _START + r"github_pat_[A-Za-z0-9_]{22,}"),
+    ("gitlab token", _START + r"glpat-[A-Za-z0-9_\-]{20,}"),
+    ("hugging face token", _START + r"hf_[A-Za-z0-9]{30,}"),
+    ("slack token", _START + r"xox[abeoprs]-[A-Za-z0-9-]{10,}"),
     ("slack webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}"),
-    ("google api key", r"\bAIza[0-9A-Za-z_\-]{35}"),
-    ("aws access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("pypi token", r"\bpypi-AgE[A-Za-z0-9_\-]{20,}"),
-    ("sendgrid key", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
+    ("google api key", _START + r"AIza[0-9A-Za-z_\-]{35}"),
+    ("aws access key id", _START + r"(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("npm token", _START + r"npm_[A-Za-z0-9]{36}\b"),
+    ("pypi token", _START + r"pypi-AgE[A-Za-z0-9_\-]{20,}"),
+    ("sendgrid key", _START + r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
     # header.payload.signature, the first two base64url JSON objects (so they start with "eyJ")
-    ("json web token", r"\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
+    ("json web token", _START + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
     ("bearer token", r"\b(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}"),
     ("basic auth header", r"(?i:(?<=authorization: basic ))[A-Za-z0-9+/=]{8,}"),
     # 40 base64 characters near "aws ... secret/key", in any form (prose, a credentials file, a dict)
@@ -143,6 +148,21 @@ def _keyed(match: re.Match[str]) -> str:
     return f"{key}{sep}{REDACTED}"
 
 
+# A match glued to a name (after "_") that is lowercase letters only and short is a word of that name
+# (``test_sk_test_connections``, ``check_rk_live_subscription``), not a key: every key format here
+# has a longer random body, or capitals and digits in it.
+_NAME_PART = re.compile(r"[a-z_\-]{1,31}")
+
+
+def _glued_name(match: re.Match[str]) -> bool:
+    start = match.start()
+    return start > 0 and match.string[start - 1] == "_" and _NAME_PART.fullmatch(match[0]) is not None
+
+
+def _shaped(match: re.Match[str]) -> str:
+    return match[0] if _glued_name(match) else REDACTED
+
+
 def scrub(text: str) -> str:
     """Replace every secret this module knows the shape of with ``[REDACTED]``.
 
@@ -156,7 +176,7 @@ def scrub(text: str) -> str:
         if "pre" in pattern.groupindex:  # the words before the secret stay
             text = pattern.sub(lambda m: f"{m['pre']}{REDACTED}", text)
         else:
-            text = pattern.sub(REDACTED, text)
+            text = pattern.sub(_shaped, text)
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
     text = _BARE_PASSWORD.sub(lambda m: f"{m['user']}:{REDACTED}@", text)
     return _KEYED.sub(_keyed, text)

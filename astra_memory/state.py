@@ -140,6 +140,7 @@ class MemoryResult(TypedDict):
     text: str  # what the model was shown
     delivered: bool  # an empty result counts as delivered
     attempts: NotRequired[list[AttemptHitInfo]]  # failed attempts shown beside the fixes (first search only)
+    damaged_skipped: NotRequired[int]  # damaged rows in memory the search skipped (FixMemory.damaged)
 
 
 class RepeatRefused(TypedDict):

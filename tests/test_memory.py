@@ -13,7 +13,7 @@ import pytest
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.format import NO_RESULTS, format_hits
-from astra_memory.stores.memory import NAMESPACE, FixMemory
+from astra_memory.stores.memory import FIX_INDEX, NAMESPACE, FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.stores.transfer import import_jsonl
 from tests.conftest import BACKENDS
@@ -52,6 +52,9 @@ def vector_rows(memory) -> int:
     return scalar(memory, "SELECT count(*) FROM store_vectors")
 
 
+PER_FIX = len(FIX_INDEX)  # vectors per fix: its symptom and fix, its cause without names (stores/mechanism.py)
+
+
 def test_store_and_find_by_symptom(memory):
     record = store_fix(memory)
     hits = memory.search_codebase_memory("second origin rejected after comma")
@@ -65,10 +68,10 @@ def test_storing_the_same_fix_twice_updates_instead_of_duplicating(memory):
     first = store_fix(memory)
     second = store_fix(memory)
     assert first.memory_id == second.memory_id
-    assert memory.count() == 1 and vector_rows(memory) == 1
+    assert memory.count() == 1 and vector_rows(memory) == PER_FIX
     # Another session confirming the same fix is a confirmation of this record, not a new one.
     again = store_fix(memory, session="s2")
-    assert again.memory_id == first.memory_id and memory.count() == 1 and vector_rows(memory) == 1
+    assert again.memory_id == first.memory_id and memory.count() == 1 and vector_rows(memory) == PER_FIX
     assert [c.session_id for c in memory.get(first.memory_id).confirmations] == ["s1", "s2"]
     assert store_fix(memory, fix="another fix", session="s2").memory_id != first.memory_id
 
@@ -98,7 +101,7 @@ def test_reindex_on_update_replaces_the_vector(memory):
     record = store_fix(memory)
     changed = record.model_copy(update={"symptom": "ZeroDivisionError in invoice totals"})
     memory.put_record(changed)
-    assert vector_rows(memory) == 1
+    assert vector_rows(memory) == PER_FIX
     hits = memory.search_codebase_memory("ZeroDivisionError invoice totals", min_score=-1)
     assert hits[0].record.memory_id == record.memory_id and hits[0].score > 0.5
 
@@ -196,7 +199,7 @@ def test_two_processes_store_and_search_one_file_without_locking_errors(tmp_path
     with open_sqlite_store(path, HashEmbeddings()) as store:
         memory = FixMemory(store)
         assert memory.count() == 80
-        assert store.conn.execute("SELECT count(*) FROM store_vectors").fetchone()[0] == 80
+        assert store.conn.execute("SELECT count(*) FROM store_vectors").fetchone()[0] == 80 * PER_FIX
 
 
 def test_search_fuses_the_vector_order_with_bm25(memory):

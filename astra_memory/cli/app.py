@@ -80,6 +80,8 @@ def _progress(quiet: bool):
         elif node == "memory_search" and update.get("memory"):
             hits = update["memory"]["hits"]
             detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+            if update["memory"].get("damaged_skipped"):
+                detail += f"; {update['memory']['damaged_skipped']} damaged record(s) skipped (events.jsonl names them)"
         elif node == "diagnosis_search" and update.get("diagnosis"):
             found = update["diagnosis"]["hits"]
             detail = f"{len(found)} hit(s) for the diagnosis" + (

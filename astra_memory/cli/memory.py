@@ -28,6 +28,7 @@ from astra_memory.cli.common import (
     _print_json,
     _settings,
     console,
+    err,
     lit,
     print_records,
 )
@@ -66,6 +67,22 @@ def _with_ids(text: str, hits) -> str:
     return "\n".join(lines)
 
 
+DAMAGED_SHOWN = 10  # damaged rows named one a line; the rest counted
+
+
+def _damaged_note(damaged: dict[str, str]) -> None:
+    """The damaged rows a command's reads skipped, counted and named on stderr (stdout stays the result,
+    JSON included): a row edited by hand is skipped, never the end of the command, and never silent."""
+    if not damaged:
+        return
+    err.print(f"note: {len(damaged)} damaged record(s) skipped (`astra-memory memory show ID` says what is wrong, "
+              f"`astra-memory memory delete ID` removes it):", markup=False, highlight=False)
+    for key, problem in list(damaged.items())[:DAMAGED_SHOWN]:
+        err.print(f"  {lit(key)}: {lit(problem)}", highlight=False)  # stored text: never markup, no raw ESC
+    if len(damaged) > DAMAGED_SHOWN:
+        err.print(f"  and {len(damaged) - DAMAGED_SHOWN} more", highlight=False)
+
+
 @memory_app.command("search")
 def memory_search(ctx: typer.Context, query: str,
                   error_type: Annotated[Optional[str], typer.Option(help="Exact error type filter.")] = None,
@@ -82,6 +99,7 @@ def memory_search(ctx: typer.Context, query: str,
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project=project)
     except AstraError as exc:
         _fail(str(exc))
+    _damaged_note(memory.damaged)
     if as_json:
         return _print_json([h.to_dict() for h in hits])
     console.print(_with_ids(format_hits(hits), hits), markup=False, highlight=False)
@@ -106,6 +124,7 @@ def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
                 records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
         _fail(str(exc))
+    _damaged_note(memory.damaged)
     if attempts:
         return print_attempts(tried, as_json=as_json)
     if as_json:
@@ -135,14 +154,18 @@ def memory_invalidate(ctx: typer.Context, memory_id: str,
                 record = memory.attempts.update(memory_id, status="invalidated")
     except AstraError as exc:
         _fail(str(exc))
-    _known(record, memory_id)
+    _known(record, memory_id, memory.damaged)
     if as_json:
         return _print_json(record.model_dump(mode="json"))
     console.print(f"invalidated {memory_id}: {reason.strip()}", markup=False, highlight=False)
 
 
-def _known(record, memory_id: str) -> None:
-    """An unknown id is unknown input: a usage exit (2), with where to find the ids."""
+def _known(record, memory_id: str, damaged: dict[str, str]) -> None:
+    """An unknown id is unknown input: a usage exit (2), with where to find the ids. A damaged row
+    (stored, but not a valid record) is said to be one, with what is wrong: exit 1."""
+    if record is None and memory_id in damaged:
+        _fail(f"record {memory_id} is damaged and cannot be read: {damaged[memory_id]}. "
+              f"`astra-memory memory delete {memory_id}` removes it", EXIT_FAILED)
     if record is None:
         _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
 
@@ -160,9 +183,10 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
             tried_first = memory.attempts.linked_to(memory_id) if record is not None else []
     except AstraError as exc:
         _fail(str(exc))
+    _damaged_note({k: v for k, v in memory.damaged.items() if k != memory_id})  # others, met on the way
     if attempt is not None:
         return show_attempt(attempt, as_json=as_json)
-    _known(record, memory_id)
+    _known(record, memory_id, memory.damaged)
     if as_json:
         return _print_json({**record.model_dump(mode="json"),
                             "tried_first": [a.model_dump(mode="json") for a in tried_first]})
@@ -210,6 +234,7 @@ def memory_export(ctx: typer.Context, path: Path) -> None:
                 tried += 1
     except AstraError as exc:
         _fail(str(exc))
+    _damaged_note(memory.damaged)  # not exported: a damaged row would be refused by the import
     console.print(f"exported {count} record(s) and {tried} failed attempt(s) to {path}", markup=False,
                   highlight=False)
 

@@ -39,12 +39,11 @@ def file_states(edits: list[EditInfo]) -> dict[str, list[str]]:
 
 
 def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: AttemptEnd, outcome: str,
-                   still_failing: list[str] | None = None, newly_failing: list[str] | None = None,
-                   edits: list[EditInfo] | None = None) -> list[str]:
+                   still_failing: list[str] | None = None, newly_failing: list[str] | None = None) -> list[str]:
     """Record the session's tested change as a failed attempt; ``[its id]``, or [] when it was not
     recorded (no edit, no observed failure, or memory out of reach: said in an event)."""
     task = state["task"]
-    edits = list(state.get("edits") or []) if edits is None else edits
+    edits = list(state.get("edits") or [])
     failure = state.get("failure")
     if not edits or not failure or not context_of(runtime).attempts:
         return []

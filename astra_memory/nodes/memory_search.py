@@ -35,6 +35,10 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
         text += "\n\n" + format_attempts(tried)
     memory = memory_result(query, hits, text)  # delivered, even when empty
     memory["attempts"] = [attempt_hit_info(h) for h in tried]
+    if memory_service.damaged:  # skipped, not the end of the session: said on the progress line and here
+        memory["damaged_skipped"] = len(memory_service.damaged)
+        emit(task.get("run_dir"), "memory_damaged_skipped", count=len(memory_service.damaged),
+             records=dict(memory_service.damaged))
     brief = scrub(
         f"Task: {task.get('prompt', '').strip()}\n\n"
         f"Observed failure (from `{task['test_command']}`):\n"

@@ -41,11 +41,19 @@ MAX_DROPPED = 1_000_000
 MAX_TESTS = 50
 
 
+def failure_tests(failing_tests: list[str]) -> list[str]:
+    """The failing test ids an attempt keeps, and the ones its failure is keyed on: each once, as
+    stored (stripped, scrubbed), sorted, the first ``MAX_TESTS``. One list for both, so that a record
+    of a failure with more tests than it keeps still has the id its content gives (`memory import`
+    recomputes it)."""
+    return sorted({scrub(t.strip()) for t in failing_tests if t.strip()})[:MAX_TESTS]
+
+
 def failure_key(project: str, failing_tests: list[str]) -> str:
-    """The failure an attempt was tried on: the project and its failing test ids, order-free. Over
-    the scrubbed text, as stored (a test id holding a secret gives the same key before and after)."""
-    tests = sorted({scrub(t.strip()) for t in failing_tests if t.strip()})
-    text = "\x1f".join([scrub(project.strip()), *tests])
+    """The failure an attempt was tried on: the project and its failing test ids (``failure_tests``),
+    order-free. Over the scrubbed text, as stored (a test id holding a secret gives the same key
+    before and after)."""
+    text = "\x1f".join([scrub(project.strip()), *failure_tests(failing_tests)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 

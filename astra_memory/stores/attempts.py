@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from langgraph.store.base import BaseStore
-from pydantic import ValidationError
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.stores.attempt_record import (
@@ -37,12 +37,13 @@ from astra_memory.stores.attempt_record import (
     attempt_id_for,
     attempts_namespace,
     failure_key,
+    failure_tests,
     validate_attempt,
 )
 from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
-from astra_memory.stores.record import utc_now
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
+from astra_memory.stores.record import read_stored, utc_now
+from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
 
 MAX_DELIVERED = 3
 # An attempt from another failure is shown only when its symptom is this close (MiniLM cosine; the
@@ -68,9 +69,12 @@ class AttemptHit:
 class AttemptMemory:
     """Failed attempts of one fix namespace."""
 
-    def __init__(self, store: BaseStore, fix_namespace: tuple[str, ...] = DEFAULT_NAMESPACE):
+    def __init__(self, store: BaseStore, fix_namespace: tuple[str, ...] = DEFAULT_NAMESPACE,
+                 damaged: dict[str, str] | None = None):
         self.store = store
         self.namespace = attempts_namespace(fix_namespace)
+        # id -> what is wrong, for each damaged row a read skipped (FixMemory shares its own: one count)
+        self.damaged = {} if damaged is None else damaged
 
     # -- write ------------------------------------------------------------------------------
     def record(self, *, project: str, failing_tests: list[str], symptom: str, error_type: str, diff: str,
@@ -84,7 +88,7 @@ class AttemptMemory:
         session = {"session_id": session_id, "model": model, "outcome": outcome, "tried_at": now}
         new = validate_attempt({
             "attempt_id": attempt_id, "project": project, "failure_key": key,
-            "failing_tests": sorted(set(failing_tests))[:50], "symptom": symptom, "error_type": error_type,
+            "failing_tests": failure_tests(failing_tests), "symptom": symptom, "error_type": error_type,
             "diff": diff, "file_states": file_states, "end": end, "outcome": outcome,
             "still_failing": still_failing[:50], "newly_failing": newly_failing[:50], "sessions": [session],
             "first_tried": now, "last_tried": now})
@@ -128,13 +132,13 @@ class AttemptMemory:
     # -- read -------------------------------------------------------------------------------
     def get(self, attempt_id: str) -> AttemptRecord | None:
         item = self.store.get(self.namespace, attempt_id)
-        return None if item is None else readable(item.value)
+        return None if item is None else self._read(item.key, item.value)
 
     def _where(self, filter_: dict) -> list[AttemptRecord]:
         records, offset = [], 0
         while True:
             items = self.store.search(self.namespace, filter=filter_, limit=_PAGE, offset=offset)
-            records += [r for r in (readable(i.value) for i in items) if r is not None]
+            records += [r for r in (self._read(i.key, i.value) for i in items) if r is not None]
             if len(items) < _PAGE:
                 return records
             offset += _PAGE
@@ -162,19 +166,26 @@ class AttemptMemory:
             for item in self.store.search(self.namespace, query=query, limit=limit + len(same)):
                 if len(hits) >= limit:
                     break
-                record = readable(item.value)
+                record = self._read(item.key, item.value)
                 if (record is not None and record.failure_key != key and record.status == "active"
                         and item.score is not None and item.score >= OTHER_MIN_SCORE):
                     hits.append(AttemptHit(record, float(item.score), False))
         return hits
 
+    def _read(self, key: str, value: Any) -> AttemptRecord | None:
+        """A stored attempt, or None when the stored value is not a valid one (a file edited by hand, a
+        newer version's field), kept in ``damaged``: one damaged attempt must not stop every session's
+        memory search."""
+        try:
+            return read_stored(AttemptRecord, value, "attempt record")
+        except MemoryValidationError as exc:
+            self.damaged[key] = str(exc)
+            return None
+
     # -- manage -----------------------------------------------------------------------------
     def delete(self, attempt_id: str) -> bool:
-        if self.get(attempt_id) is None:
-            return False
-        self.store.delete(self.namespace, attempt_id)
-        purge_deleted_vectors(self.store, self.namespace, attempt_id)
-        return True
+        """Delete an attempt and its vectors, damaged or not; False if there was none."""
+        return delete_item(self.store, self.namespace, attempt_id)
 
 
 def merged(existing: AttemptRecord, new: AttemptRecord, *, keep_existing: bool = False) -> AttemptRecord:
@@ -194,12 +205,3 @@ def merged(existing: AttemptRecord, new: AttemptRecord, *, keep_existing: bool =
         "still_failing": latest.still_failing, "newly_failing": latest.newly_failing,
         "last_tried": existing.last_tried if keep_existing else max(existing.last_tried, new.last_tried),
         "imported": existing.imported and new.imported})
-
-
-def readable(value: dict) -> AttemptRecord | None:
-    """A stored attempt, or None when the stored value is not a valid one (a file edited by hand, a
-    newer version's field): one damaged attempt must not stop every session's memory search."""
-    try:
-        return AttemptRecord.from_store_value(value)
-    except (ValidationError, MemoryValidationError, TypeError, ValueError):
-        return None

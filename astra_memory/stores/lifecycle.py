@@ -36,8 +36,8 @@ def supersede_earlier(memory: FixMemory, record: FixRecord) -> list[str]:
     items = memory.store.search(memory.namespace, filter={"project": record.project}, limit=PROJECT_SCAN_LIMIT)
     marked = []
     for item in items:
-        other = FixRecord.from_store_value(item.value)
-        if other.memory_id == record.memory_id or other.status != "active" or other.timestamp > record.timestamp:
+        other = memory.record_of(item)  # None: a damaged row, skipped (named in memory.damaged)
+        if other is None or other.memory_id == record.memory_id or other.status != "active" or other.timestamp > record.timestamp:
             continue
         if changed_lines(other.diff) & lines:
             memory.update_record(other.memory_id, status="superseded", superseded_by=record.memory_id,

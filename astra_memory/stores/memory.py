@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, Item
 
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
@@ -39,10 +39,11 @@ from astra_memory.stores.record import (
     cause_text_of,
     check_diff,
     memory_id_of,
+    read_stored,
     utc_now,
     validate_record,
 )
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, purge_deleted_vectors
+from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
@@ -91,11 +92,31 @@ class FixMemory:
         self.hybrid = hybrid  # False: the vector order alone (the retrieval bench's ablation)
         self.evidence = evidence  # "off" and "all": the evidence bench's comparisons
         self.floor = floor  # the fused score a hit needs (stores/hybrid.py); calibrated on MiniLM
+        # id -> what is wrong, for each damaged row (a value that is not a valid record, a vector search
+        # cannot use) this instance's reads skipped, fixes and attempts: skipped, never an error, and said
+        # (the memory_search node's event and progress line, the `memory` commands' note).
+        self.damaged: dict[str, str] = {}
 
     @property
     def attempts(self) -> AttemptMemory:
         """This namespace's failed attempts (stores/attempts.py): beside the fixes, never among them."""
-        return AttemptMemory(self.store, self.namespace)
+        return AttemptMemory(self.store, self.namespace, damaged=self.damaged)
+
+    def record_of(self, item: Item, *, shape_only: bool = False) -> FixRecord | None:
+        """The fix a stored item holds, or None when its value is damaged (named in ``damaged``)."""
+        try:
+            return read_stored(FixRecord, item.value, "fix record", shape_only=shape_only)
+        except MemoryValidationError as exc:
+            self.damaged[item.key] = str(exc)
+            return None
+
+    def _note_skipped_vectors(self) -> None:
+        """Records whose stored vector has another length than the index's: the SQLite store's searches
+        skip them (stores/sqlite_search.py); PostgreSQL's vector column cannot hold one."""
+        skipped = getattr(self.store, "skipped_vectors", None)
+        for _, key, dims in skipped(self.namespace) if skipped is not None else ():
+            self.damaged[key] = (f"its stored vector has {dims:g} dimensions, not {self.store.index_config['dims']}: "
+                                 f"search skips it (storing the fix again embeds it again)")
 
     # -- search ---------------------------------------------------------------------------
     def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,
@@ -126,9 +147,12 @@ class FixMemory:
         # A diagnosis is embedded without the project's names, as the records' causes are.
         searched = mechanism_text(query) if against == "cause" else query
         items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
-        # An invalidated fix is never returned, nor weighs on the others' lexical scores. Read from the
-        # stored value: only the delivered few are validated into records.
-        items = [item for item in items if item.value.get("status") != "invalidated"]
+        self._note_skipped_vectors()
+        # A damaged row is skipped (named in `damaged`), never an error, and weighs on nothing: each
+        # candidate's shape is checked (cheap); only the delivered few are read in full (scrubbed). An
+        # invalidated fix is never returned, nor weighs on the others' lexical scores.
+        items = [item for item in items if self.record_of(item, shape_only=True) is not None
+                 and item.value.get("status") != "invalidated"]
         cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
         fused: list[float | None] = [None] * len(items)
         if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)
@@ -147,7 +171,8 @@ class FixMemory:
                            floor=self.floor + (DIAGNOSIS_FLOOR_OFFSET if cause else 0.0),
                            margin=DIAGNOSIS_MARGIN if cause and cut else None,
                            fused=[f for _, _, f in ranked] if cut else None)
-        return [MemoryHit(FixRecord.from_store_value(ranked[i][0].value), ranked[i][1], ranked[i][2]) for i in keep]
+        hits = [(self.record_of(ranked[i][0]), ranked[i][1], ranked[i][2]) for i in keep]
+        return [MemoryHit(*hit) for hit in hits if hit[0] is not None]  # None: valid only unscrubbed (a hand edit)
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
@@ -235,34 +260,35 @@ class FixMemory:
 
     # -- read and manage ------------------------------------------------------------------
     def get(self, memory_id: str) -> FixRecord | None:
+        """The record, or None if there is none or it is damaged (then named in ``damaged``): a store of
+        the same fix writes over a damaged row."""
         item = self.store.get(self.namespace, memory_id)
-        return None if item is None else FixRecord.from_store_value(item.value)
+        return None if item is None else self.record_of(item)
 
     def iter_records(self, *, page_size: int = 500) -> Iterator[FixRecord]:
+        """Every record of the namespace; damaged rows skipped (named in ``damaged``)."""
         offset = 0
         while True:
             items = self.store.search(self.namespace, limit=page_size, offset=offset)
             for item in items:
-                yield FixRecord.from_store_value(item.value)
+                if (record := self.record_of(item)) is not None:
+                    yield record
             if len(items) < page_size:
                 return
             offset += page_size
 
     def list_records(self, limit: int = 50, offset: int = 0, *, include_invalidated: bool = True) -> list[FixRecord]:
+        """A page of records, newest first; damaged rows skipped (named in ``damaged``)."""
         items = self.store.search(self.namespace, limit=limit, offset=offset)
-        records = [FixRecord.from_store_value(i.value) for i in items]
+        records = [r for r in (self.record_of(i) for i in items) if r is not None]
         return records if include_invalidated else [r for r in records if r.status != "invalidated"]
 
     def count(self) -> int:
         return sum(1 for _ in self.iter_records())
 
     def delete(self, memory_id: str) -> bool:
-        """Delete a record and its vectors. Returns False if there was no such record."""
-        if self.get(memory_id) is None:
-            return False
-        self.store.delete(self.namespace, memory_id)
-        purge_deleted_vectors(self.store, self.namespace, memory_id)
-        return True
+        """Delete a record and its vectors, damaged or not. Returns False if there was no such record."""
+        return delete_item(self.store, self.namespace, memory_id)
 
 
 def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = False) -> FixRecord:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import datetime, timezone
 from typing import Annotated, Any, Literal
@@ -14,6 +15,7 @@ from pydantic import (
     StrictBool,
     StringConstraints,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -73,6 +75,12 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def scrubbing(info: ValidationInfo) -> bool:
+    """Whether this validation scrubs strings: always, unless a read checks a stored value's shape
+    only (``read_stored(..., scrub=False)``): scrubbing is nearly all of a record's validation time."""
+    return bool((info.context or {}).get("scrub", True))
+
+
 class Confirmation(BaseModel):
     """One session that confirmed this fix: by finding it (``fix``) or by replaying it (``replay``).
 
@@ -94,8 +102,8 @@ class Confirmation(BaseModel):
 
     @field_validator("outcome")
     @classmethod
-    def _scrubbed(cls, value: str) -> str:
-        return scrub(value)
+    def _scrubbed(cls, value: str, info: ValidationInfo) -> str:
+        return scrub(value) if scrubbing(info) else value
 
 
 class RecordDiagnosis(BaseModel):
@@ -141,8 +149,8 @@ class StoredRecord(BaseModel):
         return value
 
     @classmethod
-    def from_store_value(cls, value: dict[str, Any]):
-        return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"})
+    def from_store_value(cls, value: dict[str, Any], *, scrub: bool = True):
+        return cls.model_validate({k: v for k, v in value.items() if k != "embed_text"}, context={"scrub": scrub})
 
 
 def problems(exc: ValidationError) -> str:
@@ -255,8 +263,8 @@ class FixRecord(StoredRecord):
 
     @model_validator(mode="before")
     @classmethod
-    def _scrubbed(cls, value: Any) -> Any:
-        return scrub_data(value) if isinstance(value, dict) else value
+    def _scrubbed(cls, value: Any, info: ValidationInfo) -> Any:
+        return scrub_data(value) if isinstance(value, dict) and scrubbing(info) else value
 
     @property
     def embed_text(self) -> str:
@@ -285,8 +293,9 @@ class FixRecord(StoredRecord):
         return value
 
     @classmethod
-    def from_store_value(cls, value: dict[str, Any]) -> "FixRecord":
-        return cls.model_validate({k: v for k, v in value.items() if k not in DERIVED_FIELDS})
+    def from_store_value(cls, value: dict[str, Any], *, scrub: bool = True) -> "FixRecord":
+        return cls.model_validate({k: v for k, v in value.items() if k not in DERIVED_FIELDS},
+                                  context={"scrub": scrub})
 
 
 def check_diff(record: FixRecord) -> FixRecord:
@@ -309,3 +318,26 @@ def validated(model: type, data: dict[str, Any], what: str):
 def validate_record(data: dict[str, Any]) -> FixRecord:
     """Build a record or raise MemoryValidationError naming every field that is wrong."""
     return validated(FixRecord, data, "fix record")
+
+
+MAX_PROBLEM_CHARS = 600
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def read_stored(model: type, value: Any, what: str, *, shape_only: bool = False):
+    """``model`` read from a stored value, or MemoryValidationError saying what is wrong with it (a row
+    edited by hand, a field only a newer version knows). The message is safe to show: the fields and
+    what is wrong with each (a key of the stored value may be among them), scrubbed, control
+    characters escaped, bounded. ``shape_only``: validated without scrubbing its strings (nearly all
+    the time a read takes): a search checks every candidate so, and reads in full the few it delivers."""
+    if not isinstance(value, dict):
+        problem = f"the stored value is a {type(value).__name__}, not an object"
+    else:
+        try:
+            return model.from_store_value(value, scrub=not shape_only)
+        except ValidationError as exc:
+            problem = problems(exc)
+        except (MemoryValidationError, TypeError, ValueError) as exc:
+            problem = str(exc)
+    said = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", scrub(f"invalid {what}: {problem}"))
+    raise MemoryValidationError(said if len(said) <= MAX_PROBLEM_CHARS else said[:MAX_PROBLEM_CHARS] + " ...")

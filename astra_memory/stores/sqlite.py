@@ -139,3 +139,15 @@ def purge_deleted_vectors(store: BaseStore, namespace: tuple[str, ...], key: str
     """
     if isinstance(store, SqliteStore):
         purge_vectors(store, ".".join(namespace), key)
+
+
+def delete_item(store: BaseStore, namespace: tuple[str, ...], key: str) -> bool:
+    """Delete one stored item (a fix, an attempt) and its vectors; False if there was none.
+
+    Read raw, never validated: a damaged row (a value that no longer validates as a record) must be
+    deletable, or the only way to repair memory would be to edit the file by hand."""
+    if store.get(namespace, key) is None:
+        return False
+    store.delete(namespace, key)
+    purge_deleted_vectors(store, namespace, key)
+    return True

@@ -17,8 +17,11 @@ namespace (about 0.7-1 s and 150 MB of memory at 100k records on the shared 2-co
 ms at a few hundred records), so a one-shot ``memory search`` on a very large memory is not faster
 than before; a session's or a server's repeated searches are.
 
-Searches the matrix does not answer (a filter on the value, another distance than cosine) go
-SqliteStore's own way.
+A search with a filter on the value (``error_type=...``) is answered the same way, among the rows
+SqliteStore's own filter keeps (its query for the filter, run for the rowids only). A stored vector
+of another length than the index's is skipped by every search, filtered or not (SqliteStore's own
+filtered query would raise "Vector dimension mismatch" on it), and named: ``skipped_vectors``.
+Searches with another distance than cosine go SqliteStore's own way.
 """
 
 from __future__ import annotations
@@ -63,7 +66,8 @@ class VectorMatrix:
 
     Valid while the file is unchanged: ``PRAGMA data_version`` moves when another connection commits,
     ``total_changes`` when this one writes. Rows whose record is gone (SqliteStore's inner join drops
-    them) and vectors of another length (SqliteStore's search would fail on them) are left out.
+    them) and vectors of another length (SqliteStore's search would fail on them) are left out; the
+    latter are listed in ``wrong_length`` as (namespace, key, dimensions).
     """
 
     def __init__(self, dims: int):
@@ -72,6 +76,7 @@ class VectorMatrix:
         self.rowids = None
         self.matrix = None
         self.norms = None
+        self.wrong_length: list[tuple[str, str, float]] = []
 
     def refresh(self, conn, namespace_prefix: tuple[str, ...]) -> None:
         import numpy as np
@@ -81,11 +86,11 @@ class VectorMatrix:
             return
         # "+": scan the table rather than walk its index, faster when the namespace is most of the file.
         condition, args = _namespace_prefix_condition(namespace_prefix, column="+sv.prefix")
-        rows = conn.execute(
-            f"SELECT sv.rowid, sv.embedding FROM store_vectors sv WHERE {condition} "
-            f"AND length(sv.embedding) = ? AND EXISTS "
-            f"(SELECT 1 FROM store s WHERE s.prefix = sv.prefix AND s.key = sv.key)",
-            (*args, 4 * self.dims)).fetchall()
+        found = (f"FROM store_vectors sv WHERE {condition} AND length(sv.embedding) {{}} ? AND EXISTS "
+                 f"(SELECT 1 FROM store s WHERE s.prefix = sv.prefix AND s.key = sv.key)")
+        rows = conn.execute(f"SELECT sv.rowid, sv.embedding {found.format('=')}", (*args, 4 * self.dims)).fetchall()
+        self.wrong_length = [(prefix, key, size / 4) for prefix, key, size in conn.execute(
+            f"SELECT sv.prefix, sv.key, length(sv.embedding) {found.format('!=')}", (*args, 4 * self.dims))]
         self.rowids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
         self.matrix = np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), self.dims)
         # Cosine = dot / norms at query time: no normalised copy of the matrix (a second 150 MB at 100k).
@@ -93,16 +98,21 @@ class VectorMatrix:
         self.norms = np.where(norms == 0, 1, norms)  # a zero vector scores 0 here, NaN in sqlite-vec
         self.stamp = stamp
 
-    def best(self, vector: list[float], count: int) -> list[int]:
-        """Rowids of the ``count`` rows most cosine-similar to ``vector``, exactly (in no order)."""
+    def best(self, vector: list[float], count: int, among=None) -> list[int]:
+        """Rowids of the ``count`` rows most cosine-similar to ``vector``, exactly (in no order);
+        ``among``: only rows whose rowid is in it (a filtered search's rows)."""
         import numpy as np
 
-        if count >= len(self.rowids):
-            return self.rowids.tolist()
+        member = None if among is None else np.isin(self.rowids, among)
+        rowids = self.rowids if member is None else self.rowids[member]
+        if count >= len(rowids):
+            return rowids.tolist()
         # einsum, not BLAS's matrix-vector product: one thread, no pool to wake. On the shared 2-core
         # machine, right after ONNX Runtime's threads have embedded the query, this took 6.8-9.1 ms p50
         # at 10k against 14.6-15.4 ms for `@` (load 4); quiet, 0.35 vs 0.11 ms at 10k, 5.0 vs 4.0 at 100k.
         scores = np.einsum("ij,j->i", self.matrix, np.asarray(vector, dtype=np.float32)) / self.norms
+        if member is not None:  # scored whole (no copy of the matrix), the others never chosen
+            scores = np.where(member, scores, -np.inf)
         return self.rowids[np.argpartition(-scores, count)[:count]].tolist()
 
 
@@ -116,8 +126,22 @@ class MatrixSqliteStore(SqliteStore):
         self._matrices: dict[tuple[str, ...], VectorMatrix] = {}
 
     def _matrix_answers(self, op: SearchOp) -> bool:
-        return bool(self.index_config and op.query and not op.filter
-                    and self.index_config.get("distance_type", "cosine") == "cosine")
+        return bool(self.index_config and op.query and self.index_config.get("distance_type", "cosine") == "cosine")
+
+    def skipped_vectors(self, namespace_prefix: tuple[str, ...]) -> list[tuple[str, str, float]]:
+        """(namespace, key, dimensions) of the stored vectors of another length than the index's under
+        ``namespace_prefix``, which its searches skip (as of the last search there; [] before one)."""
+        matrix = self._matrices.get(tuple(namespace_prefix))
+        return [] if matrix is None else list(matrix.wrong_length)
+
+    def _filtered_rowids(self, op: SearchOp) -> list[int]:
+        """The store_vectors rowids of the records ``op``'s filter keeps: SqliteStore's own query for the
+        filter (its plain, unranked search, without a limit), asked for the rowids only."""
+        plain = SearchOp(op.namespace_prefix, op.filter, -1, 0, None, False)  # LIMIT -1: no limit
+        ((sql, params, _),), _ = super()._prepare_batch_search_queries([(0, plain)])
+        return [row[0] for row in self.conn.execute(
+            f"SELECT sv.rowid FROM store_vectors sv JOIN ({sql}) f ON f.prefix = sv.prefix AND f.key = sv.key",
+            params)]
 
     def _matrix_for(self, namespace_prefix: tuple[str, ...]) -> VectorMatrix:
         matrix = self._matrices.get(namespace_prefix)
@@ -140,7 +164,8 @@ class MatrixSqliteStore(SqliteStore):
         for (position, op), vector in zip(mine, vectors, strict=True):
             matrix = self._matrix_for(tuple(op.namespace_prefix))
             matrix.refresh(self.conn, op.namespace_prefix)
-            rowids = matrix.best(vector, 2 * op.limit + CANDIDATE_MARGIN)
+            among = self._filtered_rowids(op) if op.filter else None
+            rowids = matrix.best(vector, 2 * op.limit + CANDIDATE_MARGIN, among)
             # the bytes sqlite_vec.serialize_float32 makes, without packing floats one by one
             params = [np.asarray(vector, dtype=np.float32).tobytes(), json.dumps(rowids), 2 * op.limit, op.limit, op.offset]
             queries[position] = (CANDIDATES_SQL, params, queries[position][2])
