@@ -31,11 +31,12 @@ EvalsOpt = Annotated[Optional[Path], typer.Option(
                                    "(default: the checkout this package runs from; an installed package has none).")]
 
 # The evaluation sets that live in a source checkout's evals/ folder, not in the package
-# (evals/blind/README.md, evals/blind2/README.md, evals/blind3/README.md, evals/diagnoses/README.md).
-# Reported, never used to choose anything; blind-3 (real test output of PyPI libraries) has its own
-# diagnoses file beside its cases.
+# (evals/blind/README.md, evals/blind2/README.md, evals/blind3/README.md, evals/blind4/README.md,
+# evals/diagnoses/README.md). blind and blind-2 are reported, never used to choose anything; blind-3
+# (real test output of PyPI libraries) was run twice as a blind set and has been a development set
+# since (docs/results.md); blind-4 took its place. blind-3 and blind-4 have their own diagnoses files.
 BLIND_SETS = {"blind": Path("blind/cases.jsonl"), "blind-2": Path("blind2/cases.jsonl"),
-              "blind-3": Path("blind3/cases.jsonl")}
+              "blind-3": Path("blind3/cases.jsonl"), "blind-4": Path("blind4/cases.jsonl")}
 DIAGNOSES_FILE = Path("diagnoses/diagnoses.jsonl")
 PROJECT_LINE = 'name = "astra-codebase-memory"'
 NO_CHECKOUT = ("note: this installed package has the development sets only (astra_memory/bench/cases/: dev, "
