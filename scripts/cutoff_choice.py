@@ -42,8 +42,13 @@ from astra_memory.stores.hybrid import (  # noqa: E402
 )
 from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text  # noqa: E402
 from astra_memory.stores.memory import FixMemory, lexical_text  # noqa: E402
+from astra_memory.stores.recurrence import another_bug_of_the_project  # noqa: E402
 from astra_memory.stores.sqlite import open_sqlite_store  # noqa: E402
-from astra_memory.testrun.symptoms import parse_failure, symptom_query  # noqa: E402
+from astra_memory.testrun.symptoms import (  # noqa: E402
+    failing_test_names,
+    parse_failure,
+    symptom_query,
+)
 
 DEV_SETS = {"dev": SHIPPED_CASES, "dev-extra": DEV_EXTRA_CASES,
             # Run twice as a blind set (docs/results.md); from the third round of issue 26 on it has been
@@ -71,6 +76,9 @@ def candidates(embeddings) -> dict[str, list[tuple[list[str], dict[str, tuple[st
                             # The product's vector query: a diagnosis without the project's names.
                             searched = mechanism_text(text) if kind == "diagnosis" else text
                             items = store.search(memory.namespace, query=searched, limit=CANDIDATE_POOL)
+                            if kind == "first":  # the project's fixes of other tests are left out (recurrence.py)
+                                failing = failing_test_names(text)
+                                items = [i for i in items if not another_bug_of_the_project(i.value, q.project, failing)]
                             searches[kind] = (text, [{"id": i.value["session_id"], "cosine": float(i.score),
                                                       "symptom": lexical_text(i.value, "symptom"),
                                                       "cause": lexical_text(i.value, "cause"),
@@ -170,8 +178,31 @@ def diagnosis_delivery_table(data, lexical: str) -> None:
         print(f"  floor={floor} margin={margin:<6}" + "  ".join(cells))
 
 
+def first_delivery_table(data) -> None:
+    """The diagnosis search as shipped (floor 0.30, margin 0.10, BM25 over the mechanism); the first
+    search's floor and margin swept: what the session shows with a stricter or looser first search."""
+    print("first-search delivery (diagnosis fixed): recall shown / precision / shown per query")
+    for floor, margin in itertools.product([0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 1.1], [0.05, 0.1]):
+        cells = []
+        for name, rows in data.items():
+            for kind in ("first", "session"):
+                hits = good = found = n = 0
+                for relevant, searches in rows:
+                    kinds = [k for k in ("first", "diagnosis") if k in searches] if kind == "session" else ["first"]
+                    ids = list(dict.fromkeys(i for k in kinds for i in shown(
+                        ranked(*searches[k], 0.9, "symptom" if k == "first" else "mechanism"),
+                        *((floor, margin) if k == "first" else (0.30, 0.10)), False)))
+                    right = sum(i in relevant for i in ids)
+                    n, hits, good, found = n + 1, hits + len(ids), good + right, found + (right > 0)
+                cells.append(f"{name} {kind[0]} {found / n:.3f}/{good / hits if hits else 0:.3f}/{hits / n:.2f}")
+        print(f"  floor={floor} margin={margin:<5}" + "  ".join(cells))
+
+
 def main() -> None:
     data = candidates(MiniLMEmbeddings())
+    if "--first" in sys.argv:
+        first_delivery_table(data)
+        return
     if "--diagnosis" in sys.argv:
         for lexical in ("cause", "mechanism"):
             diagnosis_delivery_table(data, lexical)

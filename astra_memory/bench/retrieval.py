@@ -278,7 +278,8 @@ def _search(q: QueryCase, memory: FixMemory, vector_only: FixMemory, diagnoses: 
     """One query's searches: the symptom search (product and vector only) and the diagnosis search."""
     query = symptom_queries[q.id] = symptom_query(parse_failure(q.failure))
     for name, service in (("product", memory), ("product_vector_only", vector_only)):
-        hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0)
+        # For the query's project, as a session searches (stores/recurrence.py).
+        hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0, project=q.project or None)
         rankings[name][q.id] = ranked(hits, q.exclude)
     diagnosis = diagnoses.get(q.id)
     if diagnosis:

@@ -43,7 +43,9 @@ from astra_memory.stores.record import (
     utc_now,
     validate_record,
 )
+from astra_memory.stores.recurrence import another_bug_of_the_project
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
+from astra_memory.testrun.symptoms import failing_test_names
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
@@ -129,7 +131,8 @@ class FixMemory:
         the record's cause, ``FixRecord.cause_text``, and its vector is made without the project's
         names, as the records' cause vectors are: stores/mechanism.py).
         ``project``: the project the search is for; its records confirmed again or replayed move up
-        a place or two (stores/evidence.py). Without it no record is lifted.
+        a place or two (stores/evidence.py), and in a symptom search its fixes for none of the query's
+        failing tests are left out (stores/recurrence.py). Without it no record is lifted or left out.
         A ``min_score`` of 0 or below shows every rank: no floor and no margin either (benches, tools).
         """
         if not isinstance(query, str) or not query.strip():
@@ -153,6 +156,9 @@ class FixMemory:
         # invalidated fix is never returned, nor weighs on the others' lexical scores.
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
+        if against == "symptom" and project:  # the project's fixes of other tests: another bug (stores/recurrence.py)
+            failing = failing_test_names(query)
+            items = [item for item in items if not another_bug_of_the_project(item.value, project, failing)]
         cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
         fused: list[float | None] = [None] * len(items)
         if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)

@@ -457,6 +457,18 @@ def _head(error_type: str, message: str) -> str:
     return message if message.startswith(error_type) else f"{error_type}: {message}"
 
 
+FAILING_TESTS_LABEL = "failing tests: "  # the line of a symptom (symptom_query) that names the failing tests
+
+
+def failing_test_names(symptom: str) -> frozenset[str]:
+    """The failing tests a symptom written by ``symptom_query`` names (as words, ``"ceil basic"``); empty
+    for a text without that line (a model's own query, a record stored without it)."""
+    for line in (symptom or "").splitlines():
+        if line.startswith(FAILING_TESTS_LABEL):
+            return frozenset(name.strip() for name in line[len(FAILING_TESTS_LABEL):].split(";") if name.strip())
+    return frozenset()
+
+
 def symptom_query(failure: Failure) -> str:
     """The memory query for a failure: each distinct error with its own message, the failing tests'
     names in words (with their parameters), the failing lines of code, the values compared, and
@@ -490,7 +502,7 @@ def symptom_query(failure: Failure) -> str:
         parts.append("caused by: " + "; ".join(causes[:MAX_CAUSES]))
     if failure.failing_tests:
         names = "; ".join(_dedupe([_humanise(t) for t in failure.failing_tests[:MAX_FAILURES]]))
-        parts.append(f"failing tests: {names}")
+        parts.append(f"{FAILING_TESTS_LABEL}{names}")
     if failure.failing_code:
         parts.append("failing code: " + "; ".join(failure.failing_code[:MAX_CODE_LINES]))
     if values:

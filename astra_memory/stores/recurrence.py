@@ -1,0 +1,31 @@
+"""Which of a project's own fixes the symptom search may show: those for the same failing tests.
+
+Why: every fix of a project shares the project's names with every failure of that project: module
+and function names, paths in the traceback, the words of its test names. On real test output those
+shared names outweigh the kind of bug, so the symptom search's best hits for a new bug were the same
+project's fixes of *other* bugs (docs/results.md: in 22 of 29 queries of real output from 14
+libraries, such a fix was ranked first, and none of the hits the search showed was right). What tells
+a recurrence from another bug of the same project is not the names but the tests: a bug that comes
+back makes the same tests fail again.
+
+The rule: in a symptom search for a project, a fix stored for that same project is a candidate only
+if its symptom names at least one of the failing tests the query names (both written by
+``testrun.symptoms.symptom_query``). Fixes of other projects are untouched, and so is a search whose
+query names no tests (the model's own search) or whose record names none (stored without them): there
+the rule cannot tell, and keeps the fix. The diagnosis search is untouched: it matches causes without
+the project's names (stores/mechanism.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from astra_memory.testrun.symptoms import failing_test_names
+
+
+def another_bug_of_the_project(value: dict[str, Any], project: str | None, failing: frozenset[str]) -> bool:
+    """True when the stored fix ``value`` is for ``project`` and was for none of the ``failing`` tests."""
+    if not project or not failing or value.get("project") != project:
+        return False
+    tests = failing_test_names(str(value.get("symptom") or ""))
+    return bool(tests) and not tests & failing
