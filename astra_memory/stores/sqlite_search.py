@@ -152,15 +152,18 @@ class MatrixSqliteStore(SqliteStore):
     def _prepare_batch_search_queries(self, search_ops: Sequence[tuple[int, SearchOp]]):
         """SqliteStore's queries, with each search the matrix answers replaced by the candidates' query.
 
-        Those searches are embedded here (the same ``embed_documents`` call SqliteStore makes) and
-        taken out of the embedding requests, so ``_batch_search_ops`` runs their SQL as it is."""
+        Those searches are embedded here (by ``embed_query``: the same vectors as SqliteStore's
+        ``embed_documents`` call, and a repeated query is not embedded again) and taken out of the
+        embedding requests, so ``_batch_search_ops`` runs their SQL as it is."""
         import numpy as np
 
         queries, requests = super()._prepare_batch_search_queries(search_ops)
         mine = [(position, op) for position, (_, op) in enumerate(search_ops) if self._matrix_answers(op)]
         if not mine:
             return queries, requests
-        vectors = self.embeddings.embed_documents([op.query for _, op in mine])
+        # One query at a time through embed_query: the embeddings keep the last few query vectors, and a
+        # session searches its fixes and its failed attempts with the same text (stores/embeddings.py).
+        vectors = [self.embeddings.embed_query(op.query) for _, op in mine]
         for (position, op), vector in zip(mine, vectors, strict=True):
             matrix = self._matrix_for(tuple(op.namespace_prefix))
             matrix.refresh(self.conn, op.namespace_prefix)
