@@ -40,7 +40,7 @@ from astra_memory.stores.hybrid import (  # noqa: E402
     bm25_scores,
     reciprocal_rank_fusion,
 )
-from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text  # noqa: E402
+from astra_memory.stores.mechanism import mechanism_text  # noqa: E402
 from astra_memory.stores.memory import FixMemory, lexical_text  # noqa: E402
 from astra_memory.stores.recurrence import another_bug_of_the_project  # noqa: E402
 from astra_memory.stores.sqlite import open_sqlite_store  # noqa: E402
@@ -81,9 +81,7 @@ def candidates(embeddings) -> dict[str, list[tuple[list[str], dict[str, tuple[st
                                 items = [i for i in items if not another_bug_of_the_project(i.value, q.project, failing)]
                             searches[kind] = (text, [{"id": i.value["session_id"], "cosine": float(i.score),
                                                       "symptom": lexical_text(i.value, "symptom"),
-                                                      "cause": lexical_text(i.value, "cause"),
-                                                      "mechanism": str(i.value.get(MECHANISM_FIELD, ""))}
-                                                     for i in items])
+                                                      "cause": lexical_text(i.value, "cause")} for i in items])
                 rows.append((q.relevant, searches))
         found[name] = rows
     return found
@@ -179,7 +177,7 @@ def diagnosis_delivery_table(data, lexical: str) -> None:
 
 
 def first_delivery_table(data) -> None:
-    """The diagnosis search as shipped (floor 0.30, margin 0.10, BM25 over the mechanism); the first
+    """The diagnosis search as shipped (floor 0.30, margin 0.10, BM25 over the cause without names); the first
     search's floor and margin swept: what the session shows with a stricter or looser first search."""
     print("first-search delivery (diagnosis fixed): recall shown / precision / shown per query")
     for floor, margin in itertools.product([0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 1.1], [0.05, 0.1]):
@@ -190,7 +188,7 @@ def first_delivery_table(data) -> None:
                 for relevant, searches in rows:
                     kinds = [k for k in ("first", "diagnosis") if k in searches] if kind == "session" else ["first"]
                     ids = list(dict.fromkeys(i for k in kinds for i in shown(
-                        ranked(*searches[k], 0.9, "symptom" if k == "first" else "mechanism"),
+                        ranked(*searches[k], 0.9, "symptom" if k == "first" else "cause"),
                         *((floor, margin) if k == "first" else (0.30, 0.10)), False)))
                     right = sum(i in relevant for i in ids)
                     n, hits, good, found = n + 1, hits + len(ids), good + right, found + (right > 0)
@@ -204,8 +202,7 @@ def main() -> None:
         first_delivery_table(data)
         return
     if "--diagnosis" in sys.argv:
-        for lexical in ("cause", "mechanism"):
-            diagnosis_delivery_table(data, lexical)
+        diagnosis_delivery_table(data, "cause")
         return
     ranking_table(data)
     delivery_table(data, "cause")

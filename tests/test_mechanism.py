@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from astra_memory.stores.embeddings import HashEmbeddings, MiniLMEmbeddings
-from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text
+from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.stores.memory import NAMESPACE, FixMemory
-from astra_memory.stores.record import diagnosis_text
+from astra_memory.stores.record import FixRecord, diagnosis_text
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, open_sqlite_store
 
 OUTCOME = "pytest passed with exit code 0 (12 passed)"
@@ -45,12 +45,15 @@ def test_every_fix_has_two_vectors_and_an_old_record_is_still_found(tmp_path):
                       "AssertionError: assert 10.5 == 10.0", "Round after adding the tax.", "s1")
         fields = sorted(row[0] for row in store.conn.execute(
             "SELECT field_name FROM store_vectors WHERE key = ?", (record.memory_id,)))
-        assert fields == sorted([EMBEDDED_FIELD, MECHANISM_FIELD])
-        assert store.get(NAMESPACE, record.memory_id).value[MECHANISM_FIELD] == \
-            "the total is rounded before the tax is added"
-        # A record written before the field existed: one vector, no mechanism text in its value.
+        assert fields == sorted([EMBEDDED_FIELD, CAUSE_FIELD])
+        value = store.get(NAMESPACE, record.memory_id).value
+        assert value[CAUSE_FIELD] == "the total is rounded before the tax is added"
+        # The value's keys are the ones the previous version wrote, so it still reads this record
+        # (a team may upgrade one machine at a time): its fields and the two it drops on reading.
+        assert set(value) - set(FixRecord.model_fields) == {"embed_text", "cause_text"}
+        # A record the previous version wrote: one vector, its whole cause in cause_text.
         old = record.model_copy(update={"memory_id": "00000000-0000-4000-8000-000000000001", "diagnosis": None})
-        value = {k: v for k, v in old.to_store_value().items() if k != MECHANISM_FIELD}
+        value = {**old.to_store_value(), CAUSE_FIELD: old.cause_text}
         store.put(NAMESPACE, old.memory_id, value, index=[EMBEDDED_FIELD])
         hits = memory.search_codebase_memory(diagnosis_text("AssertionError", "Round after adding the tax"),
                                              against="cause", top_k=5)

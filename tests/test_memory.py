@@ -109,8 +109,9 @@ def test_reindex_on_update_replaces_the_vector(memory):
 def test_the_embedded_field_is_symptom_plus_fix_not_the_whole_record(memory):
     """SqliteStore 3.1.x ignores `fields`; without care it would embed the whole JSON value."""
     store_fix(memory)
-    text = scalar(memory, "SELECT field_name FROM store_vectors")
-    assert text == "embed_text"
+    # Two fields (stores/mechanism.py): the symptom and fix, and the cause without names; nothing else.
+    assert sorted(FIX_INDEX) == ["cause_text", "embed_text"] and vector_rows(memory) == 2
+    assert scalar(memory, "SELECT count(*) FROM store_vectors WHERE field_name IN ('embed_text', 'cause_text')") == 2
 
 
 @pytest.mark.parametrize("overrides, match", [

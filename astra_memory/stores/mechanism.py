@@ -11,10 +11,12 @@ recall@1 rose on all three (dev 0.824 to 0.941, dev-extra 0.900 to 1.000, real t
 14 libraries 0.138 to 0.379), and the own-library fix of another kind ranked first in 9 of 29
 queries instead of 14.
 
-How: the store indexes this text as a second field of every fix (``MECHANISM_FIELD``, beside the
+How: the store indexes this text as a second field of every fix (``CAUSE_FIELD``, beside the
 embedded symptom and fix); LangGraph's stores keep one vector per field and score a record by its
-best field. The diagnosis search is made with the same reduction of the diagnosis. A record written
-before this field existed has only its first vector, and is found by that one.
+best field. The field is the record's derived ``cause_text``, which the previous version already
+wrote and drops when it reads a record, so a memory this version writes stays readable by it (a
+team on one PostgreSQL may upgrade one machine at a time). The diagnosis search is made with the same
+reduction of the diagnosis. A record written before has only its first vector, and is found by it.
 
 Taken out: a leading ``ErrorType:``; quoted text ('...', "...", `...`); dotted names
 (``a.b.c``), calls (``f(x)``), names with an underscore or an inner capital (``snake_case``,
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import re2
 
-MECHANISM_FIELD = "mechanism_text"
+CAUSE_FIELD = "cause_text"  # the stored value's field: the cause as diagnoses are matched with it
 MAX_INPUT_CHARS = 4_000  # a diagnosis's cause is at most 2,000; a fix description a little more
 
 _HEAD = re2.compile(r"^\s*[\w.]+:\s")  # "AssertionError: " (the error type is matched elsewhere)

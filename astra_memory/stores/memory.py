@@ -27,7 +27,7 @@ from astra_memory.stores.hybrid import (
     hybrid_ranking,
 )
 from astra_memory.stores.locks import record_lock
-from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text
+from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import (
     MAX_CONFIRMATIONS,
@@ -53,7 +53,7 @@ MAX_QUERY_CHARS = 4_000
 EVIDENCE_SCOPES = ("project", "all", "off")  # whose records evidence lifts (stores/evidence.py)
 # Every fix is embedded twice: its symptom and fix, and its cause without the project's names
 # (stores/mechanism.py). A search scores a record by its better field.
-FIX_INDEX = (EMBEDDED_FIELD, MECHANISM_FIELD)
+FIX_INDEX = (EMBEDDED_FIELD, CAUSE_FIELD)
 SEARCHED_AGAINST = ("symptom", "cause")  # what a query's words are matched with (search_codebase_memory)
 
 
@@ -76,7 +76,8 @@ def lexical_text(value: dict, against: str) -> str:
     fix) for a symptom query; for a diagnosis, the record's cause without the project's names
     (stores/mechanism.py; computed from its fields for a record written before it was stored)."""
     if against == "cause":
-        return str(value.get(MECHANISM_FIELD) or mechanism_text(str(value.get("cause_text") or cause_text_of(value))))
+        # (a record the previous version wrote holds its whole cause there: reduced here the same way)
+        return mechanism_text(str(value.get(CAUSE_FIELD) or cause_text_of(value)))
     return str(value.get(EMBEDDED_FIELD, ""))
 
 

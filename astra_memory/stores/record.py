@@ -22,7 +22,7 @@ from pydantic import (
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
-from astra_memory.stores.mechanism import MECHANISM_FIELD, mechanism_text
+from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.workspace.diffs import diff_problem, normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
@@ -132,7 +132,7 @@ def cause_text_of(value: dict[str, Any]) -> str:
     return diagnosis_text(str(value.get("error_type") or ""), str(value.get("fix_description") or ""))
 
 
-DERIVED_FIELDS = ("embed_text", "cause_text", MECHANISM_FIELD)  # written beside a record's fields for search, never read back
+DERIVED_FIELDS = ("embed_text", CAUSE_FIELD)  # written beside a record's fields for search, never read back
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
 
 
@@ -288,8 +288,7 @@ class FixRecord(StoredRecord):
         if value.get("diagnosis") is None:
             value.pop("diagnosis", None)
         value["embed_text"] = self.embed_text
-        value["cause_text"] = self.cause_text
-        value[MECHANISM_FIELD] = self.mechanism_text
+        value[CAUSE_FIELD] = self.mechanism_text  # what a diagnosis is matched with: the cause without names
         return value
 
     @classmethod
