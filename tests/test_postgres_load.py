@@ -19,6 +19,7 @@ import pytest
 
 from astra_memory.session.run import list_threads, open_agent, resume_session
 from astra_memory.settings import Settings
+from astra_memory.stores.memory import FIX_INDEX
 from tests.conftest import ROOT, cli_env
 
 WORKERS = 16
@@ -72,7 +73,8 @@ def test_sixteen_processes_share_one_postgres_memory_and_checkpoints(pg_server, 
         assert sorted(c.thread_id for r in records for c in r.confirmations) == sorted(threads)
         with agent.memory.store.conn.connection() as conn:
             vectors = conn.execute("SELECT count(*) AS n, count(DISTINCT key) AS k FROM store_vectors").fetchone()
-        assert vectors["n"] == vectors["k"] == len(records)  # one vector per record, none orphaned
+        # Two vectors per record (its symptom and fix, its cause: stores/mechanism.py), none orphaned.
+        assert vectors["n"] == len(FIX_INDEX) * len(records) and vectors["k"] == len(records)
         rows = {r["thread_id"]: r for r in list_threads(agent)}
         assert sorted(rows) == sorted(threads) and {r["status"] for r in rows.values()} == {"fixed"}
         for tid in threads:  # any thread, from this (third) process: finished, nothing left to run
