@@ -25,7 +25,9 @@ whole (floors 0.30-0.35, margins 0.03-0.05 at weight 0.9).
 
 Limits: BM25 sees only the vector candidates (its IDF is the pool's), so a record the vector
 search ranks outside the pool cannot be lifted by words alone; and BM25 is normalised by the
-pool's best match, so the lexically best candidate always gets the full lexical share.
+pool's best match, so the lexically best candidate always gets the full lexical share. The
+diagnosis search's words are matched with each record's cause without the project's names
+(stores/mechanism.py), and its cut-off is its own (``DIAGNOSIS_FLOOR_OFFSET``, ``DIAGNOSIS_MARGIN``).
 """
 
 from __future__ import annotations

@@ -128,9 +128,9 @@ class FixMemory:
         """The records likely to be about ``query``, best first: possibly none (stores/hybrid.py).
 
         ``against``: ``"symptom"`` (a failure's symptoms: its words are matched with the text the
-        record embeds, its symptom and fix) or ``"cause"`` (a diagnosis: its words are matched with
-        the record's cause, ``FixRecord.cause_text``, and its vector is made without the project's
-        names, as the records' cause vectors are: stores/mechanism.py).
+        record embeds, its symptom and fix) or ``"cause"`` (a diagnosis: the query and each record's
+        cause, ``FixRecord.cause_text``, are both taken without the project's names, for the vector and
+        for the words: stores/mechanism.py; and the cut-off is the diagnosis search's own).
         ``project``: the project the search is for; its records confirmed again or replayed move up
         a place or two (stores/evidence.py), and in a symptom search its fixes for none of the query's
         failing tests are left out (stores/recurrence.py). Without it no record is lifted or left out.
