@@ -129,71 +129,61 @@ def ranking_table(data) -> None:
         print(f"  {weight!s:>4}  " + "  ".join(cells))
 
 
+def delivered(rows, kind: str, pick) -> str:
+    """``recall shown / precision / shown per query`` of one search (``"first"``, ``"diagnosis"``) or of
+    the session (``"session"``: either search, a record shown by both counted once) over ``rows``; the
+    hits of each search are ``pick(search, (query text, candidates))``."""
+    hits = good = found = n = 0
+    for relevant, searches in rows:
+        kinds = [k for k in ("first", "diagnosis") if k in searches] if kind == "session" else (
+            [kind] if kind in searches else [])
+        if not kinds:
+            continue
+        ids = list(dict.fromkeys(i for k in kinds for i in pick(k, searches[k])))
+        right = sum(i in relevant for i in ids)
+        n, hits, good, found = n + 1, hits + len(ids), good + right, found + (right > 0)
+    return f"{found / n:.3f}/{good / hits if hits else 0:.3f}/{hits / n:.2f}"
+
+
 def delivery_table(data, diagnosis_lexical: str) -> None:
     print(f"delivery: recall shown / precision / shown per query (diagnosis BM25 over: {diagnosis_lexical})")
     rules = [(w, f, m, False) for w, f, m in itertools.product(
         [0.7, 0.8, 0.9], [0.0, 0.3, 0.35, 0.4, 0.45], [0.03, 0.05, 0.1, 0.15, 1.0])]
     rules += [(0.9, 0.0, 1.0, True), ("rrf", 0.0, 1.0, False)]
     for weight, floor, margin, agree in rules:
-        cells = []
-        for name, rows in data.items():
-            for kind in ("first", "diagnosis", "session"):
-                hits = good = found = n = 0
-                for relevant, searches in rows:
-                    kinds = list(searches) if kind == "session" else [kind] if kind in searches else []
-                    if not kinds:
-                        continue
-                    ids = list(dict.fromkeys(i for k in kinds for i in shown(ranked(
-                        *searches[k], weight, "symptom" if k == "first" else diagnosis_lexical), floor, margin, agree)))
-                    right = sum(i in relevant for i in ids)
-                    n, hits, good, found = n + 1, hits + len(ids), good + right, found + (right > 0)
-                cells.append(f"{name} {kind[0]} {found / n:.3f}/{good / hits if hits else 0:.3f}/{hits / n:.2f}")
+        def pick(k, search):
+            return shown(ranked(*search, weight, "symptom" if k == "first" else diagnosis_lexical), floor, margin, agree)
+        cells = [f"{name} {kind[0]} {delivered(rows, kind, pick)}"
+                 for name, rows in data.items() for kind in ("first", "diagnosis", "session")]
         label = "agree" if agree else f"w={weight} floor={floor} margin={margin}"
         print(f"  {label:<30}" + "  ".join(cells))
 
 
-def diagnosis_delivery_table(data, lexical: str) -> None:
+def swept_table(data, swept: str, floors, margins, fixed: tuple[float, float]) -> None:
+    """One search's floor and margin swept (weight 0.9, BM25 over the symptom or the cause without
+    names), the other search's cut-off held at ``fixed``: that search alone and the session."""
+    for floor, margin in itertools.product(floors, margins):
+        def pick(k, search):
+            return shown(ranked(*search, 0.9, "symptom" if k == "first" else "cause"),
+                         *((floor, margin) if k == swept else fixed), False)
+        cells = [f"{name} {kind[0]} {delivered(rows, kind, pick)}"
+                 for name, rows in data.items() for kind in (swept, "session")]
+        print(f"  floor={floor} margin={margin:<{6 if swept == 'diagnosis' else 5}}" + "  ".join(cells))
+
+
+def diagnosis_delivery_table(data) -> None:
     """The first search as shipped (0.9, floor 0.35, margin 0.05); the diagnosis search's own floor and
     margin swept, since its cosines (a diagnosis against causes without names) have their own scale."""
-    print(f"diagnosis delivery (first search fixed; diagnosis BM25 over: {lexical}): "
+    print("diagnosis delivery (first search fixed; diagnosis BM25 over: cause): "
           "recall shown / precision / shown per query")
-    for floor, margin in itertools.product([0.0, 0.3, 0.35, 0.4, 0.45, 0.5], [0.03, 0.05, 0.1, 0.15, 1.0]):
-        cells = []
-        for name, rows in data.items():
-            for kind in ("diagnosis", "session"):
-                hits = good = found = n = 0
-                for relevant, searches in rows:
-                    kinds = [k for k in ("first", "diagnosis") if k in searches] if kind == "session" else (
-                        ["diagnosis"] if "diagnosis" in searches else [])
-                    if not kinds:
-                        continue
-                    ids = list(dict.fromkeys(i for k in kinds for i in shown(
-                        ranked(*searches[k], 0.9, "symptom" if k == "first" else lexical),
-                        *((0.35, 0.05) if k == "first" else (floor, margin)), False)))
-                    right = sum(i in relevant for i in ids)
-                    n, hits, good, found = n + 1, hits + len(ids), good + right, found + (right > 0)
-                cells.append(f"{name} {kind[0]} {found / n:.3f}/{good / hits if hits else 0:.3f}/{hits / n:.2f}")
-        print(f"  floor={floor} margin={margin:<6}" + "  ".join(cells))
+    swept_table(data, "diagnosis", [0.0, 0.3, 0.35, 0.4, 0.45, 0.5], [0.03, 0.05, 0.1, 0.15, 1.0], (0.35, 0.05))
 
 
 def first_delivery_table(data) -> None:
     """The diagnosis search as shipped (floor 0.30, margin 0.10, BM25 over the cause without names); the first
     search's floor and margin swept: what the session shows with a stricter or looser first search."""
     print("first-search delivery (diagnosis fixed): recall shown / precision / shown per query")
-    for floor, margin in itertools.product([0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 1.1], [0.05, 0.1]):
-        cells = []
-        for name, rows in data.items():
-            for kind in ("first", "session"):
-                hits = good = found = n = 0
-                for relevant, searches in rows:
-                    kinds = [k for k in ("first", "diagnosis") if k in searches] if kind == "session" else ["first"]
-                    ids = list(dict.fromkeys(i for k in kinds for i in shown(
-                        ranked(*searches[k], 0.9, "symptom" if k == "first" else "cause"),
-                        *((floor, margin) if k == "first" else (0.30, 0.10)), False)))
-                    right = sum(i in relevant for i in ids)
-                    n, hits, good, found = n + 1, hits + len(ids), good + right, found + (right > 0)
-                cells.append(f"{name} {kind[0]} {found / n:.3f}/{good / hits if hits else 0:.3f}/{hits / n:.2f}")
-        print(f"  floor={floor} margin={margin:<5}" + "  ".join(cells))
+    swept_table(data, "first", [0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 1.1], [0.05, 0.1], (0.30, 0.10))
 
 
 def main() -> None:
@@ -202,7 +192,7 @@ def main() -> None:
         first_delivery_table(data)
         return
     if "--diagnosis" in sys.argv:
-        diagnosis_delivery_table(data, "cause")
+        diagnosis_delivery_table(data)
         return
     ranking_table(data)
     delivery_table(data, "cause")

@@ -142,15 +142,14 @@ def _copy_namespace(src: BaseStore, dst: BaseStore, copier: CopiedVectors, names
     vectors = {field: stored_vectors(src, namespace, field) for field in fields}
     for key_batch in _chunks(keys, batch):
         items = [item for item in src.batch([GetOp(namespace, key) for key in key_batch]) if item is not None]
-        records = [(item.key, model.from_store_value(item.value)) for item in items]
+        values = [(item.key, model.from_store_value(item.value).to_store_value()) for item in items]
         copier.vectors = {}
-        for key, record in records:
-            value = record.to_store_value()
+        for key, value in values:
             for field in fields:
                 vector = vectors[field].get(key)
                 if vector is not None and len(vector) == DIMS and isinstance(value.get(field), str):
                     copier.vectors[value[field]] = vector
-        dst.batch([PutOp(namespace, key, r.to_store_value(), index=list(fields)) for key, r in records])
+        dst.batch([PutOp(namespace, key, value, index=list(fields)) for key, value in values])
     after = set(record_keys(dst, namespace))
     with_vectors = set(stored_vectors(dst, namespace))
     missing = [k for k in keys if k not in after]
