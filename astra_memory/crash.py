@@ -16,9 +16,32 @@ import signal
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 HOLD_MAX_S = 120.0
 _seen: Counter[str] = Counter()
+
+
+def armed() -> bool:
+    """Whether a kill or hold point is set for this process (the crash tests' processes only)."""
+    return bool(os.environ.get("ASTRA_CRASH_AT") or os.environ.get("ASTRA_HOLD_AT"))
+
+
+def watch_writes(saver: Any) -> None:
+    """Add the point ``writes:NODE`` to a LangGraph checkpointer: reached when a node's writes are
+    saved and before the checkpoint that follows them, the window in which a killed thread has
+    pending writes and no next checkpoint (``session/run.py: finished``). Only when ``armed()``."""
+    if saver is None or not armed():
+        return
+    put_writes = saver.put_writes
+
+    def put_writes_then_point(config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+        put_writes(config, writes, task_id, task_path)
+        parts = str(task_path).lstrip("~").split(", ")  # LangGraph's "~__pregel_pull, investigate"
+        node = parts[1] if len(parts) > 1 else parts[0] or "?"
+        crash_point(f"writes:{node}")
+
+    saver.put_writes = put_writes_then_point
 
 
 def _matches(wanted: str, name: str) -> bool:

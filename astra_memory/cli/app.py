@@ -283,6 +283,7 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     from astra_memory.nodes.report import summarize
     from astra_memory.session.run import (
         SessionError,
+        finished,
         open_agent,
         pending_approval,
         resume_session,
@@ -295,7 +296,7 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
         with open_agent(_settings(ctx)) as agent:
             context = resumed_context(agent, thread_id, given)
             snapshot = thread_state(agent, thread_id)
-            if snapshot is None or snapshot.next:  # None: registered by `run`, killed before its first checkpoint
+            if not finished(snapshot):  # None: registered by `run`, killed before its first checkpoint
                 _preflight(context.model, context)  # the key probe asks the session's server
             final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
                                         on_approval=ask_on_terminal(err), uncancel=uncancel)

@@ -23,7 +23,7 @@ from astra_memory.backends.open import open_backend, open_cost_ledger
 from astra_memory.checkpoints import thread_ids
 from astra_memory.checkpoints.leases import Lease, ThreadTables
 from astra_memory.context import Context, recorded_knobs, session_context
-from astra_memory.crash import crash_point
+from astra_memory.crash import crash_point, watch_writes
 from astra_memory.db.datafiles import explain, file_of, storage_errors
 from astra_memory.errors import AstraError
 from astra_memory.graph import builder
@@ -113,6 +113,7 @@ def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
+        watch_writes(backend.checkpointer)
         graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
         context = Context()
         yield Agent(graph, FixMemory(backend.store, min_score=context.min_score, floor=context.min_fused_score,
@@ -281,7 +282,7 @@ def cancel_session(agent: Agent, thread_id: str, how: str = "astra-memory cancel
     with claimed(agent, thread_id):
         _task_of(agent, thread_id)  # UnknownThreadError
         snapshot = thread_state(agent, thread_id)
-        if snapshot is not None and not snapshot.next:
+        if finished(snapshot):
             raise AstraError(f"thread {thread_id} already finished ({snapshot.values.get('status')}); "
                              "nothing to cancel")
         return mark_cancelled(agent.settings, thread_id, how)
@@ -333,6 +334,15 @@ def thread_state(agent: Agent, thread_id: str):
     return snapshot if snapshot.values else None
 
 
+def finished(snapshot) -> bool:
+    """Whether a thread's last checkpoint has nothing left to run: the one rule for "done".
+
+    LangGraph's ``next`` leaves out a task whose writes were saved when the checkpoint after them
+    was not (a kill in that window); ``tasks`` still holds it, and ``invoke(None)`` applies its
+    writes and goes on. So a task with saved writes is unfinished work, never the end."""
+    return snapshot is not None and not snapshot.next and not snapshot.tasks
+
+
 def registered_task(agent: Agent, thread_id: str) -> Task | None:
     """The task `run` registered for a thread (None if it was never accepted, or on a bare graph)."""
     return agent.threads.registered(thread_id) if agent.threads is not None else None
@@ -374,7 +384,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
     with claimed(agent, thread_id):
         snapshot = thread_state(agent, thread_id)
         task = _task_of(agent, thread_id)
-        if snapshot is not None and not snapshot.next:
+        if finished(snapshot):
             return snapshot.values, False
         refuse_cancelled(agent, thread_id, uncancel=uncancel)
         refuse_earlier_version(agent, thread_id)
@@ -398,9 +408,9 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
                 "cancelled" if cancellation(agent.settings, tid) is not None
                 else "error" if any(getattr(t, "error", None) for t in snapshot.tasks or ())
                 else "waiting_for_approval" if pending_approval(agent, tid)
-                else "interrupted" if snapshot.next else "unknown"),
+                else "interrupted" if not finished(snapshot) else "unknown"),
             "last_node": values.get("last_node"),
-            "next": list(snapshot.next),
+            "next": list(snapshot.next) or [t.name for t in snapshot.tasks or ()],
             "scenario": task.get("scenario"),
             "project": task.get("project"),
             "updated": snapshot.created_at,
