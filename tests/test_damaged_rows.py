@@ -105,3 +105,26 @@ def test_a_damaged_attempt_is_shown_as_damaged_and_deleted(agent, settings):
     assert _rows(settings, "store", attempt_id) == 0 and _rows(settings, "store_vectors", attempt_id) == 0
     again = run_cli("memory", "delete", attempt_id, env=env)
     assert again.returncode == 2 and "no record" in again.stderr
+
+
+def test_a_value_cut_off_mid_json_is_skipped_said_and_deleted(agent, settings):
+    """Issue 32 class 12: a row whose value is cut off (SQLite's structure intact, `quick_check` ok).
+    SqliteStore decodes a search's rows all at once, so this one row used to stop `memory list`,
+    `memory search`, `memory delete` with a JSONDecodeError traceback and every session at memory_search."""
+    fix_id = _fixed(agent, settings, "t-fix")["stored_memory_id"]
+    whole = json.dumps(agent.memory.get(fix_id).model_dump(mode="json"))
+    _edit_by_hand(settings, fix_id, whole[: len(whole) // 2])
+    env = cli_env()
+    for args in (["list"], ["search", "allowed origins whitespace"], ["show", fix_id]):
+        done = run_cli("memory", *args, env=env)
+        assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+        assert "not valid JSON" in done.stderr and fix_id in done.stderr
+
+    final = _fixed(agent, settings, "t-after")  # was: status error in memory_search
+    assert final["memory"]["damaged_skipped"] == 1
+    assert agent.memory.get(fix_id) is not None  # the same fix confirmed again is written over it
+
+    _edit_by_hand(settings, fix_id, whole[:40])
+    deleted = run_cli("memory", "delete", fix_id, env=env)
+    assert deleted.returncode == 0 and f"deleted {fix_id}" in deleted.stdout, deleted.stderr
+    assert _rows(settings, "store", fix_id) == 0 and _rows(settings, "store_vectors", fix_id) == 0

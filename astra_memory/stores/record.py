@@ -323,13 +323,20 @@ MAX_PROBLEM_CHARS = 600
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
+class UnreadableValue(str):
+    """What a store's reader returns for a stored value that is not JSON at all (a row cut off mid-value,
+    its SQLite structure intact): the text says why, and ``read_stored`` names the row damaged."""
+
+
 def read_stored(model: type, value: Any, what: str, *, shape_only: bool = False):
     """``model`` read from a stored value, or MemoryValidationError saying what is wrong with it (a row
     edited by hand, a field only a newer version knows). The message is safe to show: the fields and
     what is wrong with each (a key of the stored value may be among them), scrubbed, control
     characters escaped, bounded. ``shape_only``: validated without scrubbing its strings (nearly all
     the time a read takes): a search checks every candidate so, and reads in full the few it delivers."""
-    if not isinstance(value, dict):
+    if isinstance(value, UnreadableValue):
+        problem = str(value)
+    elif not isinstance(value, dict):
         problem = f"the stored value is a {type(value).__name__}, not an object"
     else:
         try:

@@ -31,7 +31,9 @@ from collections.abc import Sequence
 
 from langgraph.store.base import SearchOp
 from langgraph.store.sqlite import SqliteStore
-from langgraph.store.sqlite.base import _namespace_prefix_condition
+from langgraph.store.sqlite.base import _json_loads, _namespace_prefix_condition
+
+from astra_memory.stores.record import UnreadableValue
 
 CANDIDATE_MARGIN = 16  # candidates beyond the rows the exact query keeps: float rounding, never ranking
 
@@ -116,10 +118,22 @@ class VectorMatrix:
         return self.rowids[np.argpartition(-scores, count)[:count]].tolist()
 
 
+def value_or_unreadable(content):
+    """SqliteStore's JSON reader, except that a value which is not JSON (cut off mid-value) comes back as
+    an ``UnreadableValue`` instead of raising: SqliteStore decodes a search's rows all at once, so one
+    such row would stop every search, list and delete. The memory skips it as damaged (FixMemory.damaged).
+    PostgreSQL keeps values as ``jsonb``, which cannot hold one."""
+    try:
+        return _json_loads(content)
+    except ValueError as exc:  # orjson.JSONDecodeError is a ValueError
+        return UnreadableValue(f"the stored value is not valid JSON ({exc})")
+
+
 class MatrixSqliteStore(SqliteStore):
     """``SqliteStore`` whose semantic searches pick their candidates in numpy (see the module docstring)."""
 
     def __init__(self, *args, **kwargs):
+        kwargs.setdefault("deserializer", value_or_unreadable)
         super().__init__(*args, **kwargs)
         # One matrix per namespace prefix searched: a session searches the fixes and the failed attempts
         # (stores/attempts.py), which must not reload each other's vectors in turn.
