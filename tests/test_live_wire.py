@@ -303,3 +303,19 @@ def test_a_request_killed_in_flight_stays_counted_after_resume(settings, isolate
     assert [r["state"] for r in view["requests"]] == ["reserved", "settled", "settled", "settled", "settled"]
     assert view["total"]["open_reservations"] == 1 and view["total"]["spent_usd"] == pytest.approx(usage.spent_usd)
     assert files_containing(isolated_home, DEFAULT_KEY) == []
+
+
+@pytest.mark.parametrize("usage", [(-1_000_000, -5_000), (10**12, 20)], ids=["negative", "absurd"])
+def test_usage_that_cannot_be_true_is_counted_at_the_worst_case(settings, api_key, usage):
+    """Issue 32 class 11: a server reporting negative token usage settled each request below $0 (the
+    ledger went to -$63, widening a $5 budget to $68). Reported usage is a number from outside: a count
+    that cannot be true is set aside, the request counted at its reservation, never below zero."""
+    with OpenAIServer([dict(step, usage=usage) for step in ALPHA]) as server:
+        final, _, rows = run_alpha(settings, server, "live-bad-usage")
+    assert final["status"] == "fixed" and len(rows) == 4
+    for row in rows:
+        assert row["cost_usd"] == row["reserved_usd"] > 0 and "cannot be true" in row["note"]
+        assert row["input_tokens"] >= 0 and row["output_tokens"] >= 0
+    with open_sqlite_ledger(ledger_path_for(settings.checkpoint_path)) as ledger:
+        spent = ledger.session("live-bad-usage").spent_usd
+    assert spent == pytest.approx(sum(r["reserved_usd"] for r in rows)) and spent > 0

@@ -30,6 +30,7 @@ from astra_memory.costs.prices import Price, check_limit, input_token_bound, pri
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.models.transcript import Transcript, redact_secrets, wire_messages
+from astra_memory.models.usage import reported_tokens
 from astra_memory.models.wire_settings import (
     chained,
     chat_openai_settings,
@@ -289,11 +290,12 @@ def live_turn(name: str, context: Context, messages: list[BaseMessage], *, threa
         raise error from None
     crash_point("model:request")  # reserved and sent, not settled: a kill here must leave it counted
     usage = dict(getattr(reply, "usage_metadata", None) or {})
-    if usage.get("input_tokens") is None or usage.get("output_tokens") is None:
-        cost, note = max_cost, "the server reported no token usage: counted at the worst case"
+    reported = reported_tokens(usage)  # a number from outside: validated (models/usage.py)
+    if isinstance(reported, str):
+        cost, note = max_cost, reported
         tokens_in, tokens_out = input_bound, context.max_output_tokens
     else:
-        tokens_in, tokens_out = int(usage["input_tokens"]), int(usage["output_tokens"])
+        tokens_in, tokens_out = reported
         cost, note = price.cost(tokens_in, tokens_out), None
     ledger.settle(request_id, tokens_in, tokens_out, cost, note=note)
     transcript.response(request_id, reply, cost_usd=cost, usage=usage)
