@@ -197,9 +197,56 @@ def test_a_results_file_rewritten_at_exit_is_caught(tmp_path):
              "        f.writelines(json.dumps({**r, 'pid': os.getpid()}) + '\\n' for r in lines)\n\n\n"
              "atexit.register(_forge)\n\n\n")
     run = run_tests(_project(tmp_path / "p", forge + BUGGY), PYTEST, baseline=OBSERVED)
-    assert run.results_complete and not run.passed
-    assert "pytest printed 1 passed, 1 failed but its per-test results say 2 passed, 0 failed" in run.outcome
-    assert "pytest's exit status was 0 but the process exited with code 1" in run.outcome
+    assert run.results_complete and not run.passed  # there is no results file to rewrite (issue 32)
+    assert run.outcome == f"0 of 1 failing tests now pass; 1 passed, 1 failed; not a pass: still failing: {ADD}"
+
+
+# Issue 32, class 2: the source appends forged lines to every results channel it can find (a
+# results.jsonl in a folder on sys.path, every descriptor in /proc/self/fd), prints a matching
+# summary and exits 0 while the failing test runs.
+FORGE_EVERYWHERE = f"""import glob
+import json
+import os
+import sys
+
+
+def _forge():
+    pid = os.getpid()
+    lines = [{{'e': 'report', 'id': {ADD!r}, 'when': 'call', 'outcome': 'passed'}},
+             {{'e': 'report', 'id': {ADD!r}, 'when': 'teardown', 'outcome': 'passed'}}]
+    for when in ('setup', 'call', 'teardown'):
+        lines.append({{'e': 'report', 'id': {MUL!r}, 'when': when, 'outcome': 'passed'}})
+    lines.append({{'e': 'finish', 'exitstatus': 0, 'collected': 2}})
+    text = ''.join(json.dumps({{'pid': pid, 'xfail': False, **r}}) + '\\n' for r in lines).encode()
+    found = [p for folder in sys.path for p in glob.glob(os.path.join(folder or '.', '*.jsonl'))]
+    found += ['/proc/self/fd/' + n for n in os.listdir('/proc/self/fd') if int(n) > 2]
+    for path in found:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError:
+            continue
+        try:  # the summary pytest would print, on the output too (its descriptor is one of these)
+            os.write(fd, text + (b'' if path.endswith('.jsonl') else b'\\n2 passed in 0.01s\\n'))
+        except OSError:
+            pass
+        os.close(fd)
+    os._exit(0)
+
+
+def add(a, b):
+    _forge()
+
+
+def mul(a, b):
+    return a * b
+"""
+
+
+def test_forged_lines_on_any_channel_the_source_finds_are_not_a_pass(tmp_path):
+    run = run_tests(_project(tmp_path / "p", FORGE_EVERYWHERE), PYTEST, baseline=OBSERVED)
+    assert run.exit_code == 0 and "2 passed in 0.01s" in run.output
+    assert not run.passed and not run.results_complete
+    assert "the results are incomplete" in run.outcome
 
 
 def test_a_non_pytest_command_says_it_is_exit_code_only(tmp_path):

@@ -11,7 +11,10 @@ chain. Store requires this node's passing result, and stores its outcome.
 
 The fresh copy's run is judged like the workspace's (testrun/results.py): against observe's
 per-test results, with the environment the tests import from held to observe's record (the linked
-``.venv`` is the workspace's own: read-only for the step, or checked by manifest after it).
+``.venv`` is the workspace's own: read-only for the step, or checked by manifest after it), in a
+private root (testrun/private_root.py): the copy's parent folders empty, a private ``/tmp``, every
+other folder read-only, no network unless ``ASTRA_CONFIRM_NETWORK=1``; where this host has no
+namespace for that, the outcome says so.
 
 Idempotent: a re-run after a crash builds a new fresh copy and runs the tests again. A change that
 does not confirm is kept as a failed attempt (nodes/attempt_log.py).
@@ -104,7 +107,7 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
     else:
         crash_point("confirm:copied")
         run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"),
-                        baseline=observed(state))
+                        baseline=observed(state), private=True)
         update["budget"] = {"test_runs": 1}
         reason = "" if run.passed else (
             f"the tests passed in the agent's workspace ({state.get('passed_outcome')}) but not in a fresh "

@@ -37,6 +37,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from astra_memory.testrun.private_root import network_allowed, reaper_options, unshare_options
+
 REAPER = Path(__file__).with_name("reaper.py")
 EXIT_GRACE_S = 2.0  # after the command ended, how long a leftover holding the pipe may delay the end
 STOP_GRACE_S = 10.0  # how long the reaper may take to kill everything before it is killed itself
@@ -147,27 +149,34 @@ class Step:
 
 
 def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: str | None = None,
-               read_only: Sequence[str] = ()) -> Step:
+               read_only: Sequence[str] = (), private_root: Sequence[str] | None = None,
+               pass_fds: Sequence[int] = ()) -> Step:
     """Start ``argv`` under the reaper (in a PID namespace where ``isolation`` allows it), with
     ``read_only`` folders (or files) mounted read-only for it (a mount namespace; raises OSError
-    where there is none)."""
+    where there is none). ``private_root`` (the paths to keep besides ``cwd``) runs it in a private
+    root for ``cwd`` (testrun/private_root.py; raises OSError where there is no namespace).
+    ``pass_fds`` are inherited by the command."""
     mode = isolation or isolation_mode()
     prefix = list(namespace_prefix() or ()) if mode == "pid-namespace" else []
     if mode == "pid-namespace" and not prefix:
         raise OSError(f"a PID namespace is not available here (isolation modes: {isolation_mode()})")
     options: list[str] = []
-    if read_only:
-        if not prefix:
-            raise OSError(f"read-only environments need a mount namespace, and isolation mode {mode} has none")
+    if (read_only or private_root is not None) and not prefix:
+        raise OSError(f"read-only environments and private roots need a mount namespace, and isolation mode "
+                      f"{mode} has none")
+    if private_root is not None:
+        prefix += unshare_options(network_allowed())
+        options += reaper_options(cwd, list(private_root))
+    elif read_only:
         prefix.append("--mount")
-        for path in read_only:
-            options += ["--read-only", str(path)]
+    for path in read_only:
+        options += ["--read-only", str(path)]
     control, lifeline = os.pipe()  # the reaper reads EOF on `control` once `lifeline` is closed
     try:
         proc = subprocess.Popen(
             [*prefix, sys.executable, "-I", "-S", str(REAPER), str(control), *options, "--", *argv],
             cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            pass_fds=(control,), start_new_session=True)
+            pass_fds=(control, *pass_fds), start_new_session=True)
     except BaseException:
         os.close(lifeline)
         raise

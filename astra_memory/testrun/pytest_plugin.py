@@ -1,34 +1,71 @@
-"""Our pytest plugin: every test's outcome, by id, appended to ``results.jsonl`` beside this file.
+"""Our pytest plugin: every test's outcome, by id, written to a results channel the tests cannot find.
 
-Not imported by the agent. testrun/results.py copies this file into a new directory outside the
-workspace for every test run (as ``astra_pytest_results.py``) and has pytest load it with
-``-p astra_pytest_results`` (PYTEST_ADDOPTS). Pytest and the standard library only; it must work
-in whatever interpreter the project's tests use.
+Not imported by the agent. testrun/results.py copies this file into a new directory for every test
+run (as ``astra_pytest_results.py``) and has pytest load it with ``-p astra_pytest_results``
+(PYTEST_ADDOPTS). Pytest and the standard library only; it must work in whatever interpreter the
+project's tests use.
 
-One JSON object per line, written with a single ``write`` as it happens, so a process that ends
-before pytest finishes (``os._exit``, a crash, a kill) leaves a file without its ``finish`` line,
-which never counts as a pass. A pytest session started while another one of this process tree is
-still open (xdist workers, a test that runs pytest) records nothing: only the outer session counts.
+The channel (issue 32, class 2) is two inherited, unnamed pipes whose numbers are in
+``ASTRA_RESULTS_CHANNEL``: ``KEY_FD,RESULTS_FD``. At import, which pytest does for ``-p`` plugins
+before any conftest or test module, the plugin removes that variable from the environment, reads a
+per-run key from KEY_FD (written by the agent and closed: nothing is left to read after us) and
+closes it, and makes RESULTS_FD not inheritable. Each line is the JSON record (with ``n``, its
+number, from 0) and the HMAC-SHA256 of it under the key. Code the tests import can write to the
+results pipe, or read lines from it, but cannot make a line the agent accepts: it has no key, and
+a missing line breaks the numbering. Without the variable (a pytest started by a test, a second
+pytest of a shell script) the plugin records nothing.
+
+Each line is written with a single ``write`` as it happens, so a process that ends before pytest
+finishes (``os._exit``, a crash, a kill) leaves results without their ``finish`` line, which never
+counts as a pass. A pytest session started while another one of this process is still open
+records nothing: only the outer session counts.
 """
 
+import hashlib
+import hmac
 import json
 import os
 
 import pytest
 
-_RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.jsonl")
+CHANNEL_ENV = "ASTRA_RESULTS_CHANNEL"
+KEY_BYTES = 32
+
+
+def _take_channel():
+    value = os.environ.pop(CHANNEL_ENV, "")
+    try:
+        key_fd, results_fd = (int(part) for part in value.split(","))
+    except ValueError:
+        return None
+    try:
+        key = os.read(key_fd, KEY_BYTES + 1)
+        os.close(key_fd)
+        os.set_inheritable(results_fd, False)
+    except OSError:
+        return None
+    return (key, results_fd) if len(key) == KEY_BYTES else None
+
+
+_CHANNEL = [_take_channel()]  # at import: before any conftest or test module is imported
 _ACTIVE = []  # the recorder of this process's outer session, while it runs
 
 
 class _Recorder:
+    def __init__(self, key, fd):
+        self._key, self._fd, self._next = key, fd, 0
+
     def write(self, **record):
-        # opened for each line: a test that closes or reuses file descriptors cannot lose our results
-        record["pid"] = os.getpid()
-        fd = os.open(_RESULTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        if self._fd is None:
+            return
+        record.update(pid=os.getpid(), n=self._next)
+        self._next += 1
+        body = json.dumps(record, sort_keys=True).encode("utf-8")
+        mac = hmac.new(self._key, body, hashlib.sha256).hexdigest().encode("ascii")
         try:
-            os.write(fd, (json.dumps(record) + "\n").encode("utf-8"))
-        finally:
-            os.close(fd)
+            os.write(self._fd, body + b"\t" + mac + b"\n")
+        except OSError:  # the tests closed or replaced our descriptor: the results stay incomplete
+            self._fd = None
 
     def pytest_collectreport(self, report):
         if report.failed or report.skipped:
@@ -51,9 +88,11 @@ class _Recorder:
 
 
 def pytest_configure(config):
-    if hasattr(config, "workerinput") or _ACTIVE:  # an xdist worker, or pytest run inside a test
+    if hasattr(config, "workerinput") or _ACTIVE or _CHANNEL[0] is None:  # xdist worker, nested, or no channel
         return
-    recorder = _Recorder()
+    key, fd = _CHANNEL[0]
+    _CHANNEL[0] = None  # one session per channel
+    recorder = _Recorder(key, fd)
     _ACTIVE.append(recorder)
     recorder.write(e="start", pytest=getattr(pytest, "__version__", "?"))
     config.pluginmanager.register(recorder, "astra-results-recorder")

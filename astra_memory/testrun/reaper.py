@@ -1,9 +1,11 @@
 """The first process of a test step: runs the test command, and kills everything it started.
 
-Run by testrun.py as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... -- COMMAND...``
+Run by testrun.py as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... [--private-root
+FOLDER [--keep PATH]...] -- COMMAND...``
 (standard library only, isolated from the workspace's PYTHONPATH). Inside its own mount namespace
 (``unshare --mount``) it first bind-mounts each ``--read-only`` PATH read-only onto itself (a
-failure ends the step with ``READ_ONLY_FAILED`` before COMMAND starts). It starts COMMAND and
+failure ends the step with ``READ_ONLY_FAILED`` before COMMAND starts); with ``--private-root`` it
+then enters testrun/private_root.py's private root (``PRIVATE_ROOT_FAILED``). It starts COMMAND and
 ends, killing every process the step started, when
 
 - COMMAND exits (leftovers it detached are killed; the exit code is COMMAND's),
@@ -20,6 +22,7 @@ included, is re-parented to it, so its descendants in /proc are the step's proce
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
 import select
 import signal
@@ -123,19 +126,36 @@ def make_read_only(paths: list[str]) -> None:
             raise OSError(ctypes.get_errno(), f"remounting {path} read-only: {os.strerror(ctypes.get_errno())}")
 
 
+def _private_root_module():
+    """testrun/private_root.py, loaded by path (this script runs isolated: no package on sys.path)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "private_root.py")
+    spec = importlib.util.spec_from_file_location("astra_private_root", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main(argv: list[str]) -> int:
     control_fd, rest = int(argv[1]), argv[2:]
-    read_only = []
-    while rest and rest[0] == "--read-only":
-        read_only.append(rest[1])
+    options: dict[str, list[str]] = {"--read-only": [], "--private-root": [], "--keep": []}
+    while rest and rest[0] in options:
+        options[rest[0]].append(rest[1])
         rest = rest[2:]
     command = rest[1:]  # after "--"
+    read_only, private_root = options["--read-only"], options["--private-root"]
     if read_only:
         try:
             make_read_only(read_only)
         except OSError as exc:
             print(f"{READ_ONLY_MESSAGE}: {exc.strerror or exc}", flush=True)
             return READ_ONLY_FAILED
+    if private_root:
+        module = _private_root_module()
+        try:
+            module.enter(private_root[0], options["--keep"])
+        except OSError as exc:
+            print(f"{module.PRIVATE_ROOT_MESSAGE}: {exc.strerror or exc}", flush=True)
+            return module.PRIVATE_ROOT_FAILED
     os.set_inheritable(control_fd, False)  # the tests must not hold the agent's lifeline
     if os.getpid() != 1:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)

@@ -39,18 +39,24 @@ results file at exit (the printed summary would disagree).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
+import select
 import shlex
 import shutil
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 PLUGIN_MODULE = "astra_pytest_results"
-RESULTS_FILE = "results.jsonl"
+CHANNEL_ENV, KEY_BYTES = "ASTRA_RESULTS_CHANNEL", 32  # as in pytest_plugin.py
+MAX_RESULTS_BYTES = 64 * 1024 * 1024  # what is read beyond it is dropped: the results are then damaged
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_plugin.py").read_text(encoding="utf-8")  # read once, at import
 _PYTEST_PROGRAM = re.compile(r"^(pytest|py\.test)(-?\d+(\.\d+)*)?(\.exe)?$")
 PASSING = ("passed",)
@@ -77,25 +83,105 @@ def is_pytest_command(command: str) -> bool:
 
 # -- running with the plugin ------------------------------------------------------------------------
 
-class ResultsDir:
-    """A new directory outside the workspace holding our plugin; pytest writes its results there."""
+class ResultsChannel:
+    """One run's results channel (pytest_plugin.py): our plugin in a new directory, a per-run key
+    the plugin reads from an inherited pipe, and the pipe its signed lines come back on, read while
+    the tests run. The tests can find the plugin's directory (it is on their PYTHONPATH) but no
+    path to the results, and no key to sign a line with."""
 
     def __init__(self) -> None:
         self.path = Path(tempfile.mkdtemp(prefix="astra-results-"))
         (self.path / f"{PLUGIN_MODULE}.py").write_text(_PLUGIN_SOURCE, encoding="utf-8")
+        self._key = secrets.token_bytes(KEY_BYTES)
+        self.key_fd, key_writer = os.pipe()
+        try:
+            os.write(key_writer, self._key)
+        finally:
+            os.close(key_writer)
+        self._reader, self.results_fd = os.pipe()
+        self._data = bytearray()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._drain, name="astra-results", daemon=True)
+        self._thread.start()
 
-    def environment(self, env: dict[str, str]) -> dict[str, str]:
-        """``env`` with our plugin loaded: ``-p`` added to PYTEST_ADDOPTS, our directory last on PYTHONPATH."""
+    @property
+    def pass_fds(self) -> tuple[int, int]:
+        return self.key_fd, self.results_fd
+
+    def _drain(self) -> None:
+        while True:
+            readable, _, _ = select.select([self._reader], [], [], 0.2)
+            if not readable:
+                if self._done.is_set():
+                    return
+                continue
+            chunk = os.read(self._reader, 65536)
+            if not chunk:
+                return
+            if len(self._data) <= MAX_RESULTS_BYTES:
+                self._data += chunk
+
+    def environment(self, env: dict[str, str], options: str = "") -> dict[str, str]:
+        """``env`` with our plugin loaded (``-p`` and ``options`` added to PYTEST_ADDOPTS, our directory
+        last on PYTHONPATH) and the channel's descriptors named for it."""
         env = dict(env)
-        env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS", ""), f"-p {PLUGIN_MODULE}"]))
+        env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS", ""), options,
+                                                       f"-p {PLUGIN_MODULE}"]))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH", ""), str(self.path)]))
+        env[CHANNEL_ENV] = f"{self.key_fd},{self.results_fd}"
         return env
 
+    def started(self) -> None:
+        """The step holds the descriptors now: close ours, so the pipe ends when the step does."""
+        for fd in (self.key_fd, self.results_fd):
+            _close(fd)
+        self.key_fd = self.results_fd = -1
+
     def read(self) -> Results:
-        return read_results(self.path / RESULTS_FILE)
+        self.started()
+        self._done.set()
+        self._thread.join(timeout=5)
+        return parse_results(verified_lines(bytes(self._data), self._key))
 
     def remove(self) -> None:
+        self.started()
+        self._done.set()
+        self._thread.join(timeout=5)
+        if not self._thread.is_alive():
+            _close(self._reader)
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _close(fd: int) -> None:
+    if fd >= 0:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def verified_lines(data: bytes, key: bytes) -> list[bytes | None]:
+    """The JSON of each line signed with ``key`` and numbered in order; None for any other line (a
+    forged, altered, reordered or damaged one), and for each line missing before a later one."""
+    lines: list[bytes | None] = []
+    expected: dict[int, int] = {}  # pid -> the next line number
+    for line in data.splitlines():
+        body, _, mac = line.rpartition(b"\t")
+        good = hmac.compare_digest(hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii"), mac)
+        try:
+            record = json.loads(body) if good else None
+            pid, number = record["pid"], record["n"]
+        except (ValueError, KeyError, TypeError):
+            lines.append(None)
+            continue
+        missing = number - expected.get(pid, 0)
+        if missing < 0:
+            lines.append(None)  # a line sent twice
+            continue
+        lines.extend([None] * missing)
+        expected[pid] = number + 1
+        lines.append(body)
+    return lines
 
 
 @dataclass
@@ -132,19 +218,24 @@ def _count(counts: dict[str, int], key: str) -> None:
 
 
 def read_results(path: Path) -> Results:
-    """Parse the plugin's JSON lines. Sessions that start while another is open (pytest run by a
-    test in a subprocess) are ignored; sequential sessions of one command are merged."""
-    results = Results()
+    """Parse a file of the plugin's JSON lines, unsigned (results written by hand)."""
     try:
-        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()
+        return parse_results(path.read_bytes().splitlines())
     except OSError:
-        return results
+        return Results()
+
+
+def parse_results(lines: list[bytes | None]) -> Results:
+    """Parse the plugin's JSON lines (None: a line that cannot be believed). Sessions that start while
+    another is open (pytest run by a test in a subprocess) are ignored; sequential sessions of one
+    command are merged."""
+    results = Results()
     open_pid: int | None = None
     ignored: set[int] = set()
     finished = 0
     for line in lines:
         try:
-            record = json.loads(line)
+            record = json.loads(line)  # None raises TypeError: a damaged line
             kind, pid = record["e"], record["pid"]
         except (ValueError, KeyError, TypeError):
             results.damaged_lines += 1

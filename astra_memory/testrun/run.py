@@ -26,11 +26,13 @@ from pathlib import Path
 from astra_memory.crash import crash_point
 from astra_memory.testrun.isolation import start_step
 from astra_memory.testrun.manifest import Environment, describe
+from astra_memory.testrun.private_root import PRIVATE_ROOT_FAILED, PRIVATE_ROOT_MESSAGE, PRIVATE_TMP, degraded_reason
+from astra_memory.testrun.pytest_config import addopts
 from astra_memory.testrun.reaper import READ_ONLY_FAILED, READ_ONLY_MESSAGE
 from astra_memory.testrun.results import (
     Baseline,
     Results,
-    ResultsDir,
+    ResultsChannel,
     is_pytest_command,
     judge,
 )
@@ -144,13 +146,16 @@ def parse_counts(output: str) -> dict[str, int]:
 def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
               env: dict[str, str] | None = None, isolation: str | None = None,
               baseline: Baseline | None = None, environment: Environment | None = None,
-              evidence: str | None = None) -> TestRun:
+              evidence: str | None = None, private: bool = False) -> TestRun:
     """Run ``command`` (no shell) inside ``workspace`` and judge what happened.
 
     ``baseline`` is observe's run (results.observed): a later run passes only as results.judge
     says against it. ``environment`` (default: the baseline's) is held still: mounted read-only for
     the step, or checked by manifest after it; any change fails the run. ``evidence`` forces how
     the run is judged ("exit_code": without our plugin, as before issue #21; bench perf compares).
+    ``private`` runs it in a private root (testrun/private_root.py) where this host has one; where it
+    has none the outcome says the run was not private. Every pytest run has its configuration and
+    rootdir pinned to ``workspace`` (testrun/pytest_config.py).
 
     Every process the command starts ends with this call: at its end, at the timeout, once its
     output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see step_isolation.py).
@@ -164,26 +169,34 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     if evidence is None:
         evidence = baseline.evidence if baseline is not None else (
             "pytest" if is_pytest_command(command) else "exit_code")
-    results_dir = ResultsDir() if evidence == "pytest" else None
+    channel = ResultsChannel() if evidence == "pytest" else None
     step_env = test_environment(workspace, env)
-    if results_dir is not None:
-        step_env = results_dir.environment(step_env)
+    if channel is not None:
+        step_env = channel.environment(step_env, addopts(workspace, argv))
+    degraded = degraded_reason() if private else ""
+    keep = None
+    if private and not degraded:
+        step_env["TMPDIR"] = PRIVATE_TMP
+        keep = kept_paths(step_env, environment, channel.path if channel is not None else None)
     started = time.monotonic()
     try:
         try:
             step = start_step(argv, cwd=workspace, env=step_env, isolation=isolation,
-                              read_only=environment.read_only if environment else ())
+                              read_only=environment.read_only if environment else (), private_root=keep,
+                              pass_fds=channel.pass_fds if channel is not None else ())
+            if channel is not None:
+                channel.started()
         except OSError as exc:
             message = f"could not start the test command {argv[0]!r}: {exc.strerror or exc}"
-            nothing = Results() if results_dir is not None else None
+            nothing = Results() if channel is not None else None
             return _judged(command, 127, message, time.monotonic() - started, "exited", nothing, baseline, [message])
         with step:
             crash_point("test:running")
             raw, ending = step.collect(timeout_s=timeout_s, max_bytes=MAX_OUTPUT_BYTES)
-        results = results_dir.read() if results_dir is not None else None
+        results = channel.read() if channel is not None else None
     finally:
-        if results_dir is not None:
-            results_dir.remove()
+        if channel is not None:
+            channel.remove()
     exit_code = step.exit_code
     output = raw[:MAX_OUTPUT_BYTES].decode("utf-8", errors="replace")
     problems = []
@@ -195,21 +208,35 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
         output += f"\n[test command killed after {timeout_s:.0f}s timeout]"
         exit_code = 124
         problems.append(f"killed after the {timeout_s:.0f}s timeout")
-    if exit_code == READ_ONLY_FAILED and output.startswith(READ_ONLY_MESSAGE):
+    if (exit_code == READ_ONLY_FAILED and output.startswith(READ_ONLY_MESSAGE)) or (
+            exit_code == PRIVATE_ROOT_FAILED and output.startswith(PRIVATE_ROOT_MESSAGE)):
         problems.append(output.strip().splitlines()[0])
     changes = environment.check() if environment is not None else []
     if changes:
         problems.append(describe(changes))
     return _judged(command, exit_code, output, time.monotonic() - started, ending, results, baseline, problems,
-                   changes=changes)
+                   changes=changes, degraded=degraded)
+
+
+def kept_paths(env: dict[str, str], environment: Environment | None, plugin: Path | None) -> list[str]:
+    """What a private root shows besides the project folder, read-only: the environment the tests
+    import from, the folders of the test PATH and PYTHONPATH, our interpreter and our plugin."""
+    paths = [*(environment.roots if environment else ()), *(environment.imports if environment else ()),
+             *env.get("PATH", "").split(os.pathsep), *env.get("PYTHONPATH", "").split(os.pathsep),
+             sys.prefix, sys.base_prefix, str(Path(sys.executable).parent), str(Path(sys.executable).resolve())]
+    if plugin is not None:
+        paths.append(str(plugin))
+    return [p for p in dict.fromkeys(paths) if p and os.path.isabs(p)]
 
 
 def _judged(command: str, exit_code: int, output: str, duration_s: float, ending: str, results: Results | None,
-            baseline: Baseline | None, problems: list[str], *, changes: list[str] | None = None) -> TestRun:
+            baseline: Baseline | None, problems: list[str], *, changes: list[str] | None = None,
+            degraded: str = "") -> TestRun:
     overflow = ending == "overflow"
     printed = parse_counts(output) if not overflow else {}
     verdict = judge(command=command, exit_code=exit_code, ending=ending, results=results, baseline=baseline,
                     printed=printed, problems=problems)
+    outcome = verdict.outcome + (f"; not run in a private root: {degraded}" if degraded else "")
     return TestRun(
         command=command,
         exit_code=exit_code,
@@ -218,7 +245,7 @@ def _judged(command: str, exit_code: int, output: str, duration_s: float, ending
         output=output,
         duration_s=round(duration_s, 3),
         timed_out=ending == "timeout",
-        outcome=verdict.outcome,
+        outcome=outcome,
         output_overflow=overflow,
         evidence="pytest" if results is not None else "exit_code",
         tests=verdict.tests,
