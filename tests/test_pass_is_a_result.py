@@ -100,6 +100,17 @@ def test_a_command_that_is_not_pytest_is_judged_by_its_exit_code_and_says_so(age
     assert observe["evidence"] == "exit_code"
 
 
+
+def test_a_config_written_above_the_workspace_is_never_read(agent, settings):
+    """Issue 32, class 1: a test run writes ../tox.ini (`addopts = -p app.calc`, whose hooks answer every
+    test without running it, with its id unchanged). Pytest's configuration comes from the project folder alone, so
+    no later run reads it, and nothing is confirmed or stored."""
+    task, final = _session(agent, settings, "parent_config")
+    planted = Path(task["workspace"]).parent / "tox.ini"
+    assert planted.is_file() and "-p app.calc" in planted.read_text()  # the first run did write it
+    for run in _not_fixed(agent, final):
+        assert f"still failing: {ADD}" in run["outcome"]
+
 # -- the judge ---------------------------------------------------------------------------------------
 
 def _results(tmp_path, *records: dict, pid: int = 7):
