@@ -113,3 +113,88 @@ def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, se
     (tmp_path / "proj").mkdir()
     final = start_session(agent, workspace_task(tmp_path / "proj", "yes", settings, "t-yes"))
     assert final["status"] == "failed" and "output passed 200000 bytes" in final["reason"]
+
+
+# -- issue 32 (a): the confirming run's private root ------------------------------------------------
+
+from astra_memory.testrun.private_root import NETWORK_ENV, degraded_reason  # noqa: E402
+
+PRIVATE = pytest.mark.skipif(bool(degraded_reason()), reason=f"no private root here: {degraded_reason()}")
+WORLD = """import errno
+import os
+import socket
+
+import pytest
+
+
+def test_it_sees_only_its_folder():
+    assert sorted(os.listdir("..")) == [{name!r}]  # the sibling and the planted file are gone
+    assert not os.path.exists({marker!r})  # /tmp is private
+    assert not os.path.exists("/proc/{agent}/environ")  # the agent's process is not in its /proc
+
+
+def test_what_it_writes_outside_does_not_survive():
+    open("/tmp/written-in-tmp", "w").close()  # a private tmpfs
+    open({outside!r}, "w").close()  # beside its folder: a tmpfs too
+    with pytest.raises(OSError) as raised:  # anywhere else: read-only
+        open({elsewhere!r}, "w").close()
+    assert raised.value.errno == errno.EROFS
+    open("written-inside", "w").close()
+
+
+def test_the_network_is_off_but_loopback_works():
+    if os.environ.get("EXPECT_NETWORK") != "1":
+        with pytest.raises(OSError) as raised:
+            socket.create_connection(("192.0.2.1", 9), timeout=3)
+        assert raised.value.errno == errno.ENETUNREACH
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    socket.create_connection(server.getsockname(), timeout=3).close()
+"""
+
+
+@PRIVATE
+@pytest.mark.parametrize("under", ["tmp", "home"])
+def test_a_private_run_sees_only_its_folder_and_leaves_nothing_outside(tmp_path, under):
+    import shutil
+    import tempfile
+
+    base = tmp_path if under == "tmp" else Path(tempfile.mkdtemp(prefix=".private-", dir=ROOT))
+    try:
+        parent = base / "run"
+        folder, sibling = parent / "confirm", parent / "workspace"
+        (folder / "tests").mkdir(parents=True)
+        sibling.mkdir()
+        (parent / "tox.ini").write_text("[pytest]\naddopts = -p no_such_plugin\n")
+        marker = Path(tempfile.mkstemp(prefix="astra-private-marker-", dir="/tmp")[1])
+        outside, elsewhere = parent / "written-outside", ROOT / f".private-elsewhere-{uuid.uuid4().hex}"
+        (folder / "tests" / "test_world.py").write_text(WORLD.format(
+            name="confirm", marker=str(marker), agent=os.getpid(), outside=str(outside), elsewhere=str(elsewhere)))
+        run = run_tests(folder, "python -m pytest -q -p no:cacheprovider tests", private=True)
+        assert run.passed, run.output
+        assert run.counts == {"passed": 3} and "private root" not in run.outcome
+        assert (folder / "written-inside").exists()
+        assert not outside.exists() and not elsewhere.exists() and not Path("/tmp/written-in-tmp").exists()
+        marker.unlink()
+    finally:
+        if under == "home":
+            shutil.rmtree(base)
+
+
+@PRIVATE
+def test_the_user_can_allow_the_network(tmp_path, monkeypatch):
+    monkeypatch.setenv(NETWORK_ENV, "1")
+    from astra_memory.testrun.isolation import start_step
+
+    with start_step([sys.executable, "-c", "import socket; print(len(socket.if_nameindex()))"], cwd=tmp_path,
+                    env={"PATH": "/usr/bin:/bin"}, private_root=[sys.prefix]) as step:
+        out, _ = step.collect(timeout_s=30, max_bytes=10_000)
+    shared = len(socket_interfaces())
+    assert int(out.decode().strip()) == shared  # the host's interfaces, not a new namespace's loopback
+
+
+def socket_interfaces() -> list:
+    import socket
+
+    return socket.if_nameindex()
