@@ -198,3 +198,14 @@ def socket_interfaces() -> list:
     import socket
 
     return socket.if_nameindex()
+
+
+@pytest.mark.skipif(isolation_mode() != "pid-namespace", reason="needs a PID namespace")
+def test_a_test_step_cannot_read_the_agents_environment(tmp_path):
+    """Any test run (observe's, the workspace's): the agent's pid is not in the step's /proc, so its
+    environment (API keys) cannot be read from /proc/<pid>/environ."""
+    (tmp_path / "read.py").write_text(
+        f"import pathlib, sys\ntry:\n    text = pathlib.Path('/proc/{os.getpid()}/environ').read_bytes()\n"
+        "except OSError:\n    sys.exit(3)\nprint('read', len(text))\n")
+    run = run_tests(tmp_path, f"{sys.executable} read.py")
+    assert run.exit_code == 3 and "read" not in run.output, run.output

@@ -20,9 +20,11 @@
 4. **Cost of judging a test run** (issue #21): one run of the scenario's tests, its bug fixed, by
    exit code only (as before), with pytest's per-test results read against observe's, and with
    the environment held still as well (mounted read-only for the step where that works here, and
-   checked by full manifest); modes interleaved in the same run, median ms per run and the extra
-   over exit code only (median of the same-round differences), plus what recording the
-   environment at observe costs once per session.
+   checked by full manifest), and in the confirming run's private root (testrun/private_root.py:
+   ``private_root_extra_ms``, the median same-round difference with vs without it); modes
+   interleaved in the same run, median ms per run and the extra over exit code only (median of
+   the same-round differences), plus what recording the environment at observe costs once per
+   session.
 
 Backends: ``BACKENDS`` maps a name to a context manager that yields a set-up ``BaseStore`` for a
 given folder and embeddings (``perf_vectors.sqlite_backend``); ``resolve_backend("postgres")``
@@ -75,6 +77,7 @@ from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.isolation import read_only_supported
+from astra_memory.testrun.private_root import degraded_reason
 from astra_memory.testrun.manifest import (
     GUARD_MANIFEST,
     GUARD_READ_ONLY,
@@ -404,6 +407,9 @@ def judging_costs(scenario_name: str, repeats: int, *, progress, workdir: Path) 
                                          workdir / f"environment-{guard}", guard=guard)
         recorded[guard] = {"files": environment.files, "record_ms": environment.took_ms, "roots": environment.roots}
         modes[f"per-test results + {guard} environment"] = {"baseline": baseline, "environment": environment}
+    private = f"per-test results + {GUARD_READ_ONLY} environment + private root"
+    if guards and not degraded_reason():  # the confirming run's way (testrun/private_root.py)
+        modes[private] = {**modes[f"per-test results + {GUARD_READ_ONLY} environment"], "private": True}
     task = progress.add_task(f"perf: test runs on {scenario_name} (exit code vs per-test results)",
                              total=repeats * len(modes))
     times: dict[str, list[float]] = {mode: [] for mode in modes}
@@ -418,15 +424,19 @@ def judging_costs(scenario_name: str, repeats: int, *, progress, workdir: Path) 
             progress.advance(task)
     floor = times["exit code only"]
 
-    def extra(mode: str) -> float:
+    def extra(mode: str, than: list[float] = floor) -> float:
         """The median over rounds of (this mode - exit code only) in the same round: steadier on a
         busy machine than the difference of two medians."""
-        return round(1000 * statistics.median(t - f for t, f in zip(times[mode], floor)), 1)
+        return round(1000 * statistics.median(t - f for t, f in zip(times[mode], than)), 1)
 
     rows = {mode: {**summary_ms(times[mode]), "extra_ms": extra(mode), "all_passed": not failed[mode],
                    "failures": failed[mode][:3]} for mode in modes}
+    # what the private root adds to one test run: with it vs without it, the same round
+    private_extra = extra(private, times[f"per-test results + {GUARD_READ_ONLY} environment"]) \
+        if private in modes else None
     return {"scenario": scenario_name, "repeats": repeats, "modes": rows, "environment": recorded,
-            "observe_outcome": observed.outcome}
+            "observe_outcome": observed.outcome, "private_root_extra_ms": private_extra,
+            "private_root": degraded_reason() or "available"}
 
 
 # -- the bench ----------------------------------------------------------------------------------------

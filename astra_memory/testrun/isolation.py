@@ -14,7 +14,8 @@ is depends on the mode, picked once per process (``isolation_mode``):
   reaper itself, or hands work to an outside service (systemd, cron, ssh), escapes it.
 - ``process-group`` (elsewhere): only the step's process group is killed; ``setsid`` escapes it.
 
-In ``pid-namespace`` mode a step can also get its own mount namespace (``unshare --mount``), in
+In ``pid-namespace`` mode a step also gets its own mount namespace (``unshare --mount``), with a
+``/proc`` of its own PID namespace (it cannot see the agent's process, ``/proc/<pid>/environ``), in
 which the reaper bind-mounts given folders read-only before it starts the command: the environment
 the tests import from (testrun/manifest.py) cannot be written by anything the step starts
 (``read_only_supported`` says whether that works here).
@@ -167,8 +168,9 @@ def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: st
     if private_root is not None:
         prefix += unshare_options(network_allowed())
         options += reaper_options(cwd, list(private_root))
-    elif read_only:
+    elif prefix:  # its own /proc at least: the step sees its own processes, not the agent's
         prefix.append("--mount")
+        options.append("--private-proc")
     for path in read_only:
         options += ["--read-only", str(path)]
     control, lifeline = os.pipe()  # the reaper reads EOF on `control` once `lifeline` is closed

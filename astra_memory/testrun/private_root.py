@@ -148,6 +148,16 @@ def _loopback_up() -> None:
         fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH14s", b"lo", flags | IFF_UP, b""))
 
 
+def private_proc() -> bool:
+    """Mount a ``/proc`` of this PID namespace over the shared one (every namespaced step, private
+    root or not): the step's processes only. False where the kernel refuses (the old one stays)."""
+    try:
+        _mount(_libc(), "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    except OSError:
+        return False
+    return True
+
+
 def enter(folder: str, keep: list[str]) -> None:
     """Make this mount namespace the step's private root for ``folder`` (see the module's text)."""
     libc = _libc()

@@ -1,7 +1,8 @@
 """The first process of a test step: runs the test command, and kills everything it started.
 
 Run by testrun.py as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... [--private-root
-FOLDER [--keep PATH]...] -- COMMAND...``
+FOLDER [--keep PATH]...] [--private-proc] -- COMMAND...`` (``--private-proc``: a ``/proc`` of the
+step's own PID namespace, testrun/private_root.py)
 (standard library only, isolated from the workspace's PYTHONPATH). Inside its own mount namespace
 (``unshare --mount``) it first bind-mounts each ``--read-only`` PATH read-only onto itself (a
 failure ends the step with ``READ_ONLY_FAILED`` before COMMAND starts); with ``--private-root`` it
@@ -138,9 +139,15 @@ def _private_root_module():
 def main(argv: list[str]) -> int:
     control_fd, rest = int(argv[1]), argv[2:]
     options: dict[str, list[str]] = {"--read-only": [], "--private-root": [], "--keep": []}
-    while rest and rest[0] in options:
+    private_proc = False
+    while rest and (rest[0] in options or rest[0] == "--private-proc"):
+        if rest[0] == "--private-proc":
+            private_proc, rest = True, rest[1:]
+            continue
         options[rest[0]].append(rest[1])
         rest = rest[2:]
+    if private_proc:
+        _private_root_module().private_proc()
     command = rest[1:]  # after "--"
     read_only, private_root = options["--read-only"], options["--private-root"]
     if read_only:
