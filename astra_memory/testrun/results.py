@@ -1,8 +1,9 @@
 """A pass is a test result, not an exit code.
 
 Every run of a pytest command loads our plugin (pytest_plugin.py, copied for each run into a new
-directory outside the workspace and loaded with ``-p`` through PYTEST_ADDOPTS) which appends each
-test's outcome, by id, to a results file there. ``judge`` reads that file against what observe saw:
+directory and loaded with ``-p`` through PYTEST_ADDOPTS) which writes each test's outcome, by id,
+signed with a per-run key, to an inherited pipe (``ResultsChannel``; no path the tests can find).
+``judge`` reads those lines against what observe saw:
 
 - the results are complete (pytest's ``finish`` line is there: a process ended by ``os._exit`` or
   killed before pytest finished never passes), the process's exit code is 0 and is pytest's own
@@ -32,9 +33,13 @@ Outcome strings (what a confirmed fix stores, verbatim):
   results)``.
 
 What the project's code can still do: it runs in pytest's own process, so code written to forge
-results (patch our plugin or pytest's reports from inside) can. What it cannot do by accident or by
-a one-line trick: end the process early with exit code 0, skip the failing tests, or write a
-results file at exit (the printed summary would disagree).
+results from inside (patch our plugin object, its key, or pytest's reports) can, and so can code
+that runs before pytest imports our plugin (a ``sitecustomize.py`` on the test PYTHONPATH, a
+``-p`` plugin of the project's own configuration) and reads the key first. What it cannot do: end
+the process early with exit code 0, skip the failing tests, rewrite or append to the results
+(issue 32, class 2: a line without the key's signature, or a gap in the numbering, makes the
+results incomplete), or find them by a path (``/proc/self/fd`` gives a pipe it can write junk to
+and read lines from, never a line the agent accepts).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ when the agent dies (step_isolation.py).
 
 Whether a run passed is decided from pytest's own per-test results, against what observe saw
 (results.py), never from the exit code alone; and the environment the tests import from is held to
-what observe recorded (manifest.py). A test command that is not pytest is judged by its exit code,
+what observe recorded (manifest.py). Pytest's configuration and rootdir come from the workspace
+alone (pytest_config.py); the confirming run runs in a private root (private_root.py). A test command that is not pytest is judged by its exit code,
 and its run says so (``evidence == "exit_code"``).
 """
 
@@ -60,7 +61,7 @@ class TestRun:
     output_overflow: bool = False  # killed once its output passed MAX_OUTPUT_BYTES; never a pass
     evidence: str = "exit_code"  # "pytest": judged by per-test results; "exit_code": by the exit code only
     tests: dict[str, str] = field(default_factory=dict)  # test id -> outcome (all at observe, else the non-passing)
-    results_complete: bool = False  # pytest finished and its results file is whole
+    results_complete: bool = False  # pytest finished and its signed results are whole
     findings: list[str] = field(default_factory=list)  # why it is not a pass (empty when it is)
     environment_changes: list[str] = field(default_factory=list)  # paths changed since observe
 
