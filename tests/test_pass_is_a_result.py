@@ -260,6 +260,18 @@ def test_forged_lines_on_any_channel_the_source_finds_are_not_a_pass(tmp_path):
     assert "the results are incomplete" in run.outcome
 
 
+def test_the_tests_see_neither_the_channel_nor_our_options(tmp_path):
+    """Once our plugin is imported, the environment the tests (and a pytest they start) see is the
+    user's: no channel descriptors, PYTEST_ADDOPTS as it was."""
+    root = _project(tmp_path / "p", BUGGY.replace("a - b", "a + b"))
+    (root / "tests" / "test_env.py").write_text(
+        "import os\n\n\ndef test_env():\n    assert 'ASTRA_RESULTS_CHANNEL' not in os.environ\n"
+        "    assert os.environ.get('PYTEST_ADDOPTS') == '-q'\n"
+        "    assert not any(k.startswith('ASTRA_') for k in os.environ)\n")
+    run = run_tests(root, PYTEST, env={"PYTEST_ADDOPTS": "-q"})
+    assert run.passed and run.counts == {"passed": 3}, run.output
+
+
 def test_a_non_pytest_command_says_it_is_exit_code_only(tmp_path):
     (tmp_path / "check.py").write_text("print('fine')\n")
     run = run_tests(tmp_path, f"{sys.executable} check.py")

@@ -12,7 +12,9 @@ per-run key from KEY_FD (written by the agent and closed: nothing is left to rea
 closes it, and makes RESULTS_FD not inheritable. Each line is the JSON record (with ``n``, its
 number, from 0) and the HMAC-SHA256 of it under the key. Code the tests import can write to the
 results pipe, or read lines from it, but cannot make a line the agent accepts: it has no key, and
-a missing line breaks the numbering. Without the variable (a pytest started by a test, a second
+a missing line breaks the numbering. PYTEST_ADDOPTS is set back to what the user had
+(``ASTRA_PYTEST_ADDOPTS_WAS``), so a pytest a test starts gets neither our plugin nor our
+configuration pins. Without the channel variable (a pytest started by a test, a second
 pytest of a shell script) the plugin records nothing.
 
 Each line is written with a single ``write`` as it happens, so a process that ends before pytest
@@ -29,10 +31,24 @@ import os
 import pytest
 
 CHANNEL_ENV = "ASTRA_RESULTS_CHANNEL"
+ADDOPTS_WAS_ENV = "ASTRA_PYTEST_ADDOPTS_WAS"
 KEY_BYTES = 32
 
 
+def _restore_addopts():
+    """PYTEST_ADDOPTS as the user had it: pytest has read ours already, and a pytest that a test starts
+    must not get our configuration pins or plugin."""
+    if ADDOPTS_WAS_ENV not in os.environ:
+        return
+    was = os.environ.pop(ADDOPTS_WAS_ENV)
+    if was:
+        os.environ["PYTEST_ADDOPTS"] = was
+    else:
+        os.environ.pop("PYTEST_ADDOPTS", None)
+
+
 def _take_channel():
+    _restore_addopts()
     value = os.environ.pop(CHANNEL_ENV, "")
     try:
         key_fd, results_fd = (int(part) for part in value.split(","))

@@ -60,7 +60,8 @@ from pathlib import Path
 from typing import Any
 
 PLUGIN_MODULE = "astra_pytest_results"
-CHANNEL_ENV, KEY_BYTES = "ASTRA_RESULTS_CHANNEL", 32  # as in pytest_plugin.py
+# as in pytest_plugin.py
+CHANNEL_ENV, ADDOPTS_WAS_ENV, KEY_BYTES = "ASTRA_RESULTS_CHANNEL", "ASTRA_PYTEST_ADDOPTS_WAS", 32
 MAX_RESULTS_BYTES = 64 * 1024 * 1024  # what is read beyond it is dropped: the results are then damaged
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_plugin.py").read_text(encoding="utf-8")  # read once, at import
 _PYTEST_PROGRAM = re.compile(r"^(pytest|py\.test)(-?\d+(\.\d+)*)?(\.exe)?$")
@@ -130,6 +131,7 @@ class ResultsChannel:
         """``env`` with our plugin loaded (``-p`` and ``options`` added to PYTEST_ADDOPTS, our directory
         last on PYTHONPATH) and the channel's descriptors named for it."""
         env = dict(env)
+        env[ADDOPTS_WAS_ENV] = env.get("PYTEST_ADDOPTS", "")
         env["PYTEST_ADDOPTS"] = " ".join(filter(None, [env.get("PYTEST_ADDOPTS", ""), options,
                                                        f"-p {PLUGIN_MODULE}"]))
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH", ""), str(self.path)]))
