@@ -1,3 +1,4 @@
+import os
 import sys
 
 from astra_memory.testrun.results import counts_text
@@ -72,3 +73,45 @@ def test_missing_command_is_a_clear_result(tmp_path):
 def test_counts_and_outcome_helpers():
     assert parse_counts("=== 1 failed, 3 passed in 0.12s ===") == {"failed": 1, "passed": 3}
     assert counts_text({"passed": 4}) == "4 passed, 0 failed"
+
+
+# -- issue 32 (a): pytest's configuration comes from the project folder alone ------------------------
+
+def test_pytest_configuration_is_searched_inside_the_folder_only(tmp_path):
+    from astra_memory.testrun.pytest_config import find_config, pinned_options
+
+    folder = tmp_path / "run" / "confirm"
+    (folder / "tests").mkdir(parents=True)
+    (tmp_path / "run" / "tox.ini").write_text("[pytest]\naddopts = -p app.plugin\n")  # above: never read
+    argv = ["python", "-m", "pytest", "-q", "tests"]
+    assert find_config(folder, argv) is None
+    assert pinned_options(folder, argv) == ["-c", os.devnull, f"--rootdir={folder}", f"--confcutdir={folder}"]
+    (folder / "pyproject.toml").write_text("[project]\nname = 'x'\n")  # no pytest section: pytest's fallback
+    (folder / "setup.cfg").write_text("[tool:pytest]\naddopts = -q\n")
+    assert find_config(folder, argv) == folder / "setup.cfg"
+    (folder / "tests" / "pytest.ini").write_text("")  # nearer the test path, and empty: pytest takes it
+    assert pinned_options(folder, argv) == ["-c", str(folder / "tests" / "pytest.ini"),
+                                            f"--rootdir={folder / 'tests'}", f"--confcutdir={folder / 'tests'}"]
+
+
+def test_signed_results_lines_are_checked(tmp_path):
+    import hashlib
+    import hmac
+    import json as json_
+
+    from astra_memory.testrun.results import verified_lines
+
+    key = b"k" * 32
+
+    def line(n, **record):
+        body = json_.dumps({"pid": 5, "n": n, **record}, sort_keys=True).encode()
+        return body + b"\t" + hmac.new(key, body, hashlib.sha256).hexdigest().encode()
+
+    good = [line(0, e="start"), line(1, e="finish", exitstatus=0)]
+    assert None not in verified_lines(b"\n".join(good), key)
+    forged = good[1].replace(b'"exitstatus": 0', b'"exitstatus": 1')
+    assert verified_lines(b"\n".join([good[0], forged]), key)[1] is None  # altered after signing
+    assert verified_lines(b"\n".join([good[0], b'{"pid": 5, "n": 1, "e": "finish"}']), key)[1] is None  # unsigned
+    assert None in verified_lines(line(1, e="finish", exitstatus=0), key)  # line 0 is missing
+    assert verified_lines(b"\n".join([good[0], good[0]]), key)[1] is None  # sent twice
+    assert None in verified_lines(b"\n".join(good), b"x" * 32)  # another run's key
