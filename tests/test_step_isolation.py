@@ -209,3 +209,15 @@ def test_a_test_step_cannot_read_the_agents_environment(tmp_path):
         "except OSError:\n    sys.exit(3)\nprint('read', len(text))\n")
     run = run_tests(tmp_path, f"{sys.executable} read.py")
     assert run.exit_code == 3 and "read" not in run.output, run.output
+
+
+def test_without_namespaces_a_private_run_says_so_and_still_pins_the_configuration(tmp_path):
+    """Degraded mode: no private root, and the outcome says it; a tox.ini above is still not read."""
+    folder = tmp_path / "run" / "confirm"
+    (folder / "tests").mkdir(parents=True)
+    (tmp_path / "run" / "tox.ini").write_text("[pytest]\naddopts = -p no_such_plugin\n")
+    (folder / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    run = run_tests(folder, "python -m pytest -q -p no:cacheprovider tests", private=True, isolation="subreaper")
+    assert run.passed, run.output
+    assert run.outcome == ("no failing tests; 1 passed, 0 failed; not run in a private root: isolation mode "
+                           "subreaper has no namespaces")

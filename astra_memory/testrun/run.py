@@ -174,7 +174,10 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     step_env = test_environment(workspace, env)
     if channel is not None:
         step_env = channel.environment(step_env, addopts(workspace, argv))
-    degraded = degraded_reason() if private else ""
+    degraded = ""
+    if private:
+        degraded = (f"isolation mode {isolation} has no namespaces" if isolation not in (None, "pid-namespace")
+                    else degraded_reason())
     keep = None
     if private and not degraded:
         step_env["TMPDIR"] = PRIVATE_TMP
