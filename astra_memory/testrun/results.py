@@ -51,6 +51,7 @@ from typing import Any
 
 PLUGIN_MODULE = "astra_pytest_results"
 RESULTS_FILE = "results.jsonl"
+SELECT_FILE = "select.json"
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_plugin.py").read_text(encoding="utf-8")  # read once, at import
 _PYTEST_PROGRAM = re.compile(r"^(pytest|py\.test)(-?\d+(\.\d+)*)?(\.exe)?$")
 PASSING = ("passed",)
@@ -80,9 +81,12 @@ def is_pytest_command(command: str) -> bool:
 class ResultsDir:
     """A new directory outside the workspace holding our plugin; pytest writes its results there."""
 
-    def __init__(self) -> None:
+    def __init__(self, only: list[str] | None = None) -> None:
+        """``only``: run just these test ids (or files, folders); every other test is deselected."""
         self.path = Path(tempfile.mkdtemp(prefix="astra-results-"))
         (self.path / f"{PLUGIN_MODULE}.py").write_text(_PLUGIN_SOURCE, encoding="utf-8")
+        if only is not None:
+            (self.path / SELECT_FILE).write_text(json.dumps(sorted(only)), encoding="utf-8")
 
     def environment(self, env: dict[str, str]) -> dict[str, str]:
         """``env`` with our plugin loaded: ``-p`` added to PYTEST_ADDOPTS, our directory last on PYTHONPATH."""

@@ -144,13 +144,14 @@ def parse_counts(output: str) -> dict[str, int]:
 def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
               env: dict[str, str] | None = None, isolation: str | None = None,
               baseline: Baseline | None = None, environment: Environment | None = None,
-              evidence: str | None = None) -> TestRun:
+              evidence: str | None = None, only: list[str] | None = None) -> TestRun:
     """Run ``command`` (no shell) inside ``workspace`` and judge what happened.
 
     ``baseline`` is observe's run (results.observed): a later run passes only as results.judge
     says against it. ``environment`` (default: the baseline's) is held still: mounted read-only for
     the step, or checked by manifest after it; any change fails the run. ``evidence`` forces how
     the run is judged ("exit_code": without our plugin, as before issue #21; bench perf compares).
+    ``only``: with our plugin, run just these test ids (files, folders): the rest is deselected.
 
     Every process the command starts ends with this call: at its end, at the timeout, once its
     output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see step_isolation.py).
@@ -164,7 +165,7 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     if evidence is None:
         evidence = baseline.evidence if baseline is not None else (
             "pytest" if is_pytest_command(command) else "exit_code")
-    results_dir = ResultsDir() if evidence == "pytest" else None
+    results_dir = ResultsDir(only) if evidence == "pytest" else None
     step_env = test_environment(workspace, env)
     if results_dir is not None:
         step_env = results_dir.environment(step_env)
