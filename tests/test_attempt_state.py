@@ -171,10 +171,11 @@ def test_counts_as_failed_attempt_only_for_a_run_that_judged_the_change():
 
 def test_a_timed_out_run_is_not_a_failed_attempt(agent, settings):
     slow = call("apply_edit", path="app/settings.py", old_text="import os\n",
-                new_text="import os\nimport time\n\ntime.sleep(60)\n")
+                new_text="import os\nimport time\n\ntime.sleep(300)\n")
     task = task_with_script(settings, "t-slow", [ALPHA_DIAGNOSIS, slow, FINISH])
-    final = start_session(agent, task, context=Context(test_timeout_s=3))
-    assert final["test_runs"][-1]["timed_out"] and final["status"] != "fixed"
+    final = start_session(agent, task, context=Context(test_timeout_s=30))  # observe's run takes a second
+    assert final["test_runs"][-1]["phase"] == "test" and final["test_runs"][-1]["timed_out"]
+    assert final["status"] != "fixed"
     assert final["attempt_records"] == [] and list(agent.memory.attempts.iter_records()) == []
     assert "attempt_not_counted" in [e["event"] for e in read_events(task["run_dir"])]
 

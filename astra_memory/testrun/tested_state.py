@@ -65,10 +65,11 @@ def state_files(root: str | Path, leave_out: Iterable[str] = ()) -> dict[str, st
     files: dict[str, str] = {}
     for folder, dirs, names in os.walk(root, followlinks=False):
         rel_dir = Path(folder).relative_to(root).parts
-        dirs[:] = sorted(d for d in dirs if d not in NOT_STATE_DIRS and not os.path.islink(os.path.join(folder, d)))
-        for name in names:
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]  # by target, never followed
+        dirs[:] = sorted(d for d in dirs if d not in NOT_STATE_DIRS and d not in links)
+        for name in [*names, *(d for d in links if d not in NOT_STATE_DIRS)]:
             rel = "/".join((*rel_dir, name))
-            if rel not in skipped and _in_state(rel_dir, name):
+            if rel not in skipped and (name in links or _in_state(rel_dir, name)):
                 files[rel] = _content(os.path.join(folder, name))
     for level, parent in enumerate(root.resolve().parents, start=1):
         for name in sorted(MACHINERY_NAMES):
