@@ -209,3 +209,16 @@ def test_a_change_is_not_confirmed_as_the_fix_of_a_failure_that_does_not_show_wi
     assert final["attempt_records"] == []  # and not a failed attempt: the change was never judged
     (shown,) = [e for e in read_events(task["run_dir"]) if e["event"] == "confirm_unchanged"]
     assert shown["bug_shows"] is False
+
+
+def test_the_run_without_the_change_runs_only_the_tests_that_failed(tmp_path):
+    (tmp_path / "tests" / "unit").mkdir(parents=True)
+    (tmp_path / "tests" / "test_a.py").write_text("def test_ok():\n    pass\n\n\ndef test_bug():\n    assert 1 == 2\n")
+    (tmp_path / "tests" / "unit" / "test_b.py").write_text("def test_other():\n    pass\n")
+    command = "python -m pytest -q -p no:cacheprovider tests"
+    run = testrun.run_tests(tmp_path, command, only=["tests/test_a.py::test_bug"])
+    assert run.counts.get("deselected") == 2 and not run.counts.get("passed")  # only test_bug ran
+    assert run.tests == {"tests/test_a.py::test_bug": "failed"}
+    folder = testrun.run_tests(tmp_path, command, only=["tests/unit"])  # a folder (or file): its tests
+    assert folder.counts.get("passed") == 1 and folder.counts.get("deselected") == 2
+    assert testrun.run_tests(tmp_path, command).counts.get("passed") == 2  # without ``only``: everything
