@@ -17,7 +17,7 @@ def _record(memory, tests=TESTS):
     return memory.attempts.record(
         project="p", failing_tests=list(reversed(tests)), symptom="AssertionError: x", error_type="AssertionError",
         diff=DIFF, file_states={"m.py": ["0" * 64, "1" * 64]}, end="tests_failed", outcome="60 failed",
-        still_failing=[], newly_failing=[], session_id="s1")
+        still_failing=[], newly_failing=[], session_id="s1", state="2" * 64)
 
 
 def test_a_60_test_attempt_is_keyed_on_the_50_it_keeps_and_round_trips(tmp_path):
@@ -42,4 +42,5 @@ def test_the_same_60_tests_in_another_order_are_the_same_attempt(tmp_path):
         again = _record(memory, tests=TESTS[30:] + TESTS[:30])
         assert again.attempt_id == first.attempt_id and again.times_tried == 1  # one session, once
         assert memory.attempts.repeat_of(project="p", failing_tests=TESTS,
-                                         file_states={"m.py": ["0" * 64, "1" * 64]}).attempt_id == first.attempt_id
+                                         file_states={"m.py": ["0" * 64, "1" * 64]},
+                                         state_now=lambda: "2" * 64).attempt_id == first.attempt_id

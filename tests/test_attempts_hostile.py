@@ -112,11 +112,12 @@ def test_an_export_with_a_secret_in_a_test_id_imports_back(store, tmp_path):
         project="p", failing_tests=["tests/t.py::test_login[password=hunter2]"], symptom="KeyError",
         error_type="KeyError", diff="--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
         file_states={"m.py": ["0" * 64, "1" * 64]}, end="tests_failed", outcome="1 failed",
-        still_failing=[], newly_failing=[], session_id="s1")
+        still_failing=[], newly_failing=[], session_id="s1", state="2" * 64)
     assert "hunter2" not in json.dumps(record.model_dump(mode="json"))
     assert imported_attempt(json.loads(record.model_dump_json())).attempt_id == record.attempt_id
     assert attempts.repeat_of(project="p", failing_tests=["tests/t.py::test_login[password=hunter2]"],
-                              file_states={"m.py": ["0" * 64, "1" * 64]}).attempt_id == record.attempt_id
+                              file_states={"m.py": ["0" * 64, "1" * 64]},
+                              state_now=lambda: "2" * 64).attempt_id == record.attempt_id
 
 
 def test_a_free_text_diff_is_refused_at_import(agent, settings, tmp_path):

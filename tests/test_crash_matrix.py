@@ -146,7 +146,8 @@ def test_uncrashed_run_is_the_reference(matrix):
     assert ref["first"].returncode == 0, ref["first"].stderr
     values = ref["after"]["values"]
     assert values["status"] == "fixed" and values["attempts"] == 2 and len(values["edits"]) == 2
-    assert values["confirm"]["passed"] and values["budget"]["test_runs"] == 4  # observe, 2 attempts, confirm
+    # observe, 2 attempts, confirm, and confirm without the edits (the bug must show there)
+    assert values["confirm"]["passed"] and values["budget"]["test_runs"] == 5
     assert len(ref["after"]["records"]) == 1
     # On PostgreSQL nothing went to SQLite files: checkpoints, memory and ledger are in the database.
     assert sorted(p.name for p in ref["home"].glob("*.sqlite")) == (

@@ -16,8 +16,14 @@ private root (testrun/private_root.py): the copy's parent folders empty, a priva
 other folder read-only, no network unless ``ASTRA_CONFIRM_NETWORK=1``; where this host has no
 namespace for that, the outcome says so.
 
+A fix is only confirmed when the bug shows without it: once the fresh copy passes, a second fresh
+copy of the snapshot *without* the session's edits runs the tests that failed at observe (only
+those: cheap). If that run passes too, the failure was not in the project's files (a stale
+``.pyc``, a cache or anything else the snapshot leaves out made observe fail), no change can be
+confirmed as its fix, and the session ends ``unconfirmed``; that is not a failed attempt either.
+
 Idempotent: a re-run after a crash builds a new fresh copy and runs the tests again. A change that
-does not confirm is kept as a failed attempt (nodes/attempt_log.py).
+does not confirm is kept as a failed attempt when its run judged it (nodes/attempt_log.py).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from astra_memory.workspace.files import sha256_text
 from astra_memory.workspace.snapshot import fresh_copy
 
 FRESH_DIR = "confirm"
+UNCHANGED_DIR = "confirm-unchanged"  # the snapshot without the session's edits: the bug must show there
 OUTPUT_TAIL_CHARS = 3_000
 
 
@@ -79,6 +86,31 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
     return files
 
 
+def bug_not_shown(state: AgentState, context: Context, pristine: Path, destination: Path) -> str:
+    """Why the failure observe saw does not show in a fresh copy of the snapshot without the session's
+    edits (the tests that failed at observe pass there), or "" when it shows. Only those tests run,
+    when the runs are pytest's; else the whole test command."""
+    task, baseline = state["task"], observed(state)
+    only = baseline.failing if baseline is not None and baseline.evidence == "pytest" else None
+    if only == []:
+        return ""  # nothing failed by id at observe (an exit code): nothing to select
+    try:
+        fresh_copy(pristine, destination, {}, workspace=task["workspace"])
+        run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s,
+                        env=task.get("test_env"), baseline=baseline, only=only, private=True)
+    except (WorkspaceError, OSError) as exc:
+        return f"could not build the fresh copy without the session's edits (the bug must show there): {exc}"
+    finally:
+        shutil.rmtree(destination, ignore_errors=True)
+    emit(task.get("run_dir"), "confirm_unchanged", bug_shows=not run.passed, outcome=run.outcome)
+    if not run.passed:
+        return ""
+    return (f"the failure does not show in a fresh copy of the project without the session's edits (the "
+            f"tests that failed at observe pass there: {run.outcome}): it is not in the project's files "
+            f"(something the snapshot leaves out, such as a cache or a .pyc, made observe fail), so no change "
+            f"can be confirmed as its fix")
+
+
 def _result(state: AgentState, *, passed: bool, reason: str, files: list[str], run=None) -> ConfirmResult:
     return ConfirmResult(passed=passed, outcome=run.outcome if run else "", exit_code=run.exit_code if run else None,
                          counts=dict(run.counts) if run else {},
@@ -112,13 +144,17 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
         reason = "" if run.passed else (
             f"the tests passed in the agent's workspace ({state.get('passed_outcome')}) but not in a fresh "
             f"copy of the project with only the session's edits applied: {run.outcome}")
-        result = _result(state, passed=run.passed, reason=reason, files=files, run=run)
+        if run.passed:
+            update["budget"] = {"test_runs": 2}
+            reason = bug_not_shown(state, context, pristine, run_dir / UNCHANGED_DIR)
+        result = _result(state, passed=run.passed and not reason, reason=reason, files=files, run=run)
     update["confirm"] = result
     if not result["passed"]:
         update.update(status="unconfirmed", reason=result["reason"])
         still, newly = split_failing(state, getattr(run, "tests", None) if run is not None else None)
         update["attempt_records"] = record_attempt(state, runtime, end="not_confirmed", outcome=result["reason"],
-                                                   still_failing=still, newly_failing=newly)
+                                                   run=run, root=destination, still_failing=still,
+                                                   newly_failing=newly)
     emit(task.get("run_dir"), "confirm", passed=result["passed"], outcome=result["outcome"], files=files,
          reason=result["reason"])
     if not task.get("run_dir"):

@@ -75,7 +75,8 @@ def refused(state: AgentState, runtime: Runtime[Context], checks: list[RunnerChe
     emit(state["task"].get("run_dir"), "store_refused", reason=reason,
          checks=[{"path": c.path, "line": c.line, "what": c.what} for c in checks])
     return {"status": "unconfirmed", "reason": reason,
-            "attempt_records": record_attempt(state, runtime, end="not_stored", outcome=reason)}
+            "attempt_records": record_attempt(state, runtime, end="not_stored", outcome=reason, run=None,
+                                              root=state["task"]["workspace"])}
 
 
 def stored_diagnosis(state: AgentState) -> dict | None:

@@ -61,8 +61,8 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
         update["messages"] = [reply(call, f"tests passed: {run.outcome}"), *refuse_rest(calls)]
         return update
     still, newly = split_failing(state, getattr(run, "tests", None))
-    update["attempt_records"] = record_attempt(state, runtime, end="tests_failed", outcome=run.outcome,
-                                               still_failing=still, newly_failing=newly)
+    update["attempt_records"] = record_attempt(state, runtime, end="tests_failed", outcome=run.outcome, run=run,
+                                               root=task["workspace"], still_failing=still, newly_failing=newly)
     tail = run.output[-OUTPUT_TAIL_CHARS:]
     update["messages"] = [reply(call, f"tests still fail: {run.outcome}\n{tail}", error=True), *refuse_rest(calls)]
     hit = check_limits({**state, "attempts": attempts}, context, "attempts", detail=f"tests still fail: {run.outcome}")

@@ -9,6 +9,11 @@ said (the exact outcome string, the tests still failing and those newly failing)
 
 The same change tried again on the same failure is the same record (``attempt_id_for``): a
 second session that repeats it adds itself to ``sessions`` instead of a record.
+
+An attempt failed in a state: the test machinery, configuration and other files it ran against
+(testrun/tested_state.py). ``failed_in`` keeps the digest of each state it failed in; the
+repetition gate refuses the change only in one of them. A record written before states were kept
+has none: its state is unknown and it never refuses a change (it is still shown).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ AttemptStatus = Literal["active", "linked", "invalidated"]
 MAX_SESSIONS = 50  # sessions that tried the same change; beyond it only the count grows
 MAX_DROPPED = 1_000_000
 MAX_TESTS = 50
+MAX_STATES = 20  # states one change failed in; beyond it the oldest go
 
 
 def failure_tests(failing_tests: list[str]) -> list[str]:
@@ -101,6 +107,8 @@ class AttemptRecord(StoredRecord):
     newly_failing: list[Annotated[str, StringConstraints(max_length=500)]] = Field(default_factory=list,
                                                                                    max_length=MAX_TESTS)
     sessions: list[AttemptSession] = Field(min_length=1, max_length=MAX_SESSIONS)
+    # the digest of each state it failed in (testrun/tested_state.py), oldest first; none: unknown
+    failed_in: list[Sha] = Field(default_factory=list, max_length=MAX_STATES)
     sessions_dropped: int = Field(default=0, ge=0, le=MAX_DROPPED)
     first_tried: AwareDatetime
     last_tried: AwareDatetime

@@ -10,7 +10,8 @@ reach. What the graph does with them:
   only above ``OTHER_MIN_SCORE``; at most ``MAX_DELIVERED``; never the ones linked to a fix;
 - ``repeat_of``: the repetition gate's question (nodes/edit.py): was exactly this change (same
   files before, same files after) already tried on this failure and failed, by a session of this
-  installation? (An imported attempt never blocks an edit.)
+  installation, in the state the change would be tested in now (``failed_in``,
+  testrun/tested_state.py)? (An imported attempt, or one whose state is unknown, never blocks an edit.)
 - ``link``: a fix confirmed later for the same failure takes its attempts ("tried first, did not
   pass"); linked attempts are shown with the fix and no longer delivered on their own.
 
@@ -20,7 +21,7 @@ failure and ``MAX_PER_PROJECT`` per project; the least recently tried go first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,6 +32,7 @@ from astra_memory.errors import MemoryValidationError
 from astra_memory.stores.attempt_record import (
     MAX_DROPPED,
     MAX_SESSIONS,
+    MAX_STATES,
     AttemptEnd,
     AttemptRecord,
     AttemptSession,
@@ -80,8 +82,9 @@ class AttemptMemory:
     def record(self, *, project: str, failing_tests: list[str], symptom: str, error_type: str, diff: str,
                file_states: dict[str, list[str]], end: AttemptEnd, outcome: str, still_failing: list[str],
                newly_failing: list[str], session_id: str, model: str = "",
-               when: datetime | None = None) -> AttemptRecord:
-        """Keep one tested change that did not pass (the same change on the same failure: one record)."""
+               when: datetime | None = None, state: str | None = None) -> AttemptRecord:
+        """Keep one tested change that did not pass (the same change on the same failure: one record);
+        ``state``: the digest of the state it failed in (testrun/tested_state.py), None if unknown."""
         key = failure_key(project, failing_tests)
         attempt_id = attempt_id_for(key, file_states)
         now = when or utc_now()
@@ -91,7 +94,7 @@ class AttemptMemory:
             "failing_tests": failure_tests(failing_tests), "symptom": symptom, "error_type": error_type,
             "diff": diff, "file_states": file_states, "end": end, "outcome": outcome,
             "still_failing": still_failing[:50], "newly_failing": newly_failing[:50], "sessions": [session],
-            "first_tried": now, "last_tried": now})
+            "failed_in": [state] if state else [], "first_tried": now, "last_tried": now})
         with record_lock(self.store, attempt_id):
             existing = self.get(attempt_id)
             record = new if existing is None else merged(existing, new)
@@ -149,11 +152,14 @@ class AttemptMemory:
     def linked_to(self, fix_id: str) -> list[AttemptRecord]:
         return sorted(self._where({"linked_fix": fix_id}), key=lambda r: r.first_tried)
 
-    def repeat_of(self, *, project: str, failing_tests: list[str],
-                  file_states: dict[str, list[str]]) -> AttemptRecord | None:
-        """The recorded failed attempt of exactly this change on this failure, if there is one."""
+    def repeat_of(self, *, project: str, failing_tests: list[str], file_states: dict[str, list[str]],
+                  state_now: Callable[[], str]) -> AttemptRecord | None:
+        """The recorded failed attempt of exactly this change on this failure that failed in the state
+        ``state_now()`` gives (asked only when there is such a record: it reads the project), if any."""
         record = self.get(attempt_id_for(failure_key(project, failing_tests), file_states))
-        return record if record is not None and record.status != "invalidated" and not record.imported else None
+        if record is None or record.status == "invalidated" or record.imported or not record.failed_in:
+            return None
+        return record if state_now() in record.failed_in else None
 
     def delivered(self, query: str, *, project: str, failing_tests: list[str],
                   limit: int = MAX_DELIVERED) -> list[AttemptHit]:
@@ -199,9 +205,13 @@ def merged(existing: AttemptRecord, new: AttemptRecord, *, keep_existing: bool =
     ordered: list[AttemptSession] = sorted(sessions.values(), key=lambda s: s.tried_at)
     dropped = min(existing.sessions_dropped + new.sessions_dropped + max(0, len(ordered) - MAX_SESSIONS), MAX_DROPPED)
     latest = existing if keep_existing else new
+    # the states it failed in: a file's (an imported record's) never become this installation's own
+    earlier = [] if existing.imported and not new.imported else existing.failed_in
+    states = existing.failed_in if keep_existing else [s for s in earlier if s not in new.failed_in] + new.failed_in
     return validate_attempt({
         **existing.model_dump(), "sessions": [s.model_dump() for s in ordered[-MAX_SESSIONS:]],
         "sessions_dropped": dropped, "outcome": latest.outcome, "end": latest.end,
+        "failed_in": states[-MAX_STATES:],
         "still_failing": latest.still_failing, "newly_failing": latest.newly_failing,
         "last_tried": existing.last_tried if keep_existing else max(existing.last_tried, new.last_tried),
         "imported": existing.imported and new.imported})

@@ -64,6 +64,8 @@ def _take_channel():
 
 
 _CHANNEL = [_take_channel()]  # at import: before any conftest or test module is imported
+# when present: the only test ids (or files, folders) to run; every other test is deselected
+_SELECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "select.json")
 _ACTIVE = []  # the recorder of this process's outer session, while it runs
 
 
@@ -86,6 +88,19 @@ class _Recorder:
     def pytest_collectreport(self, report):
         if report.failed or report.skipped:
             self.write(e="collect", id=report.nodeid, outcome=report.outcome)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if not os.path.exists(_SELECT):
+            return
+        with open(_SELECT, encoding="utf-8") as handle:
+            nodes = json.load(handle)
+        exact = set(nodes)
+        prefixes = tuple(p for n in nodes if "::" not in n for p in (n + "::", n.rstrip("/") + "/"))
+        dropped = [i for i in items if i.nodeid not in exact and not i.nodeid.startswith(prefixes)]
+        if dropped:
+            items[:] = [i for i in items if i.nodeid in exact or i.nodeid.startswith(prefixes)]
+            config.hook.pytest_deselected(items=dropped)
 
     def pytest_deselected(self, items):
         self.write(e="deselected", ids=[item.nodeid for item in items])

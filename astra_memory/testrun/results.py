@@ -63,6 +63,7 @@ PLUGIN_MODULE = "astra_pytest_results"
 # as in pytest_plugin.py
 CHANNEL_ENV, ADDOPTS_WAS_ENV, KEY_BYTES = "ASTRA_RESULTS_CHANNEL", "ASTRA_PYTEST_ADDOPTS_WAS", 32
 MAX_RESULTS_BYTES = 64 * 1024 * 1024  # what is read beyond it is dropped: the results are then damaged
+SELECT_FILE = "select.json"  # as in pytest_plugin.py: the ids to run, beside the plugin
 _PLUGIN_SOURCE = Path(__file__).with_name("pytest_plugin.py").read_text(encoding="utf-8")  # read once, at import
 _PYTEST_PROGRAM = re.compile(r"^(pytest|py\.test)(-?\d+(\.\d+)*)?(\.exe)?$")
 PASSING = ("passed",)
@@ -95,7 +96,8 @@ class ResultsChannel:
     the tests run. The tests can find the plugin's directory (it is on their PYTHONPATH) but no
     path to the results, and no key to sign a line with."""
 
-    def __init__(self) -> None:
+    def __init__(self, only: list[str] | None = None) -> None:
+        """``only``: run just these test ids (or files, folders); every other test is deselected."""
         self.path = Path(tempfile.mkdtemp(prefix="astra-results-"))
         (self.path / f"{PLUGIN_MODULE}.py").write_text(_PLUGIN_SOURCE, encoding="utf-8")
         self._key = secrets.token_bytes(KEY_BYTES)
@@ -109,6 +111,8 @@ class ResultsChannel:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._drain, name="astra-results", daemon=True)
         self._thread.start()
+        if only is not None:
+            (self.path / SELECT_FILE).write_text(json.dumps(sorted(only)), encoding="utf-8")
 
     @property
     def pass_fds(self) -> tuple[int, int]:

@@ -147,7 +147,7 @@ def parse_counts(output: str) -> dict[str, int]:
 def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
               env: dict[str, str] | None = None, isolation: str | None = None,
               baseline: Baseline | None = None, environment: Environment | None = None,
-              evidence: str | None = None, private: bool = False) -> TestRun:
+              evidence: str | None = None, private: bool = False, only: list[str] | None = None) -> TestRun:
     """Run ``command`` (no shell) inside ``workspace`` and judge what happened.
 
     ``baseline`` is observe's run (results.observed): a later run passes only as results.judge
@@ -157,6 +157,7 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     ``private`` runs it in a private root (testrun/private_root.py) where this host has one; where it
     has none the outcome says the run was not private. Every pytest run has its configuration and
     rootdir pinned to ``workspace`` (testrun/pytest_config.py).
+    ``only``: with our plugin, run just these test ids (files, folders): the rest is deselected.
 
     Every process the command starts ends with this call: at its end, at the timeout, once its
     output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see step_isolation.py).
@@ -170,7 +171,7 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     if evidence is None:
         evidence = baseline.evidence if baseline is not None else (
             "pytest" if is_pytest_command(command) else "exit_code")
-    channel = ResultsChannel() if evidence == "pytest" else None
+    channel = ResultsChannel(only) if evidence == "pytest" else None
     step_env = test_environment(workspace, env)
     if channel is not None:
         step_env = channel.environment(step_env, addopts(workspace, argv))
