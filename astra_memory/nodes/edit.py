@@ -51,7 +51,7 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     if stop is not None:
         return stop
     call = calls[0]
-    update: dict = {"budget": {"tool_calls": 1}}
+    update: dict = {}  # its calls were counted when the reply arrived (nodes/investigate.py)
     journal = Path(task["run_dir"]) / "edits" / journal_name(call["id"]) if task.get("run_dir") else None
     try:
         args = validate_call(call["name"], call.get("args"))

@@ -21,7 +21,7 @@ from astra_memory.nodes.common import (
     stop_at_limit,
 )
 from astra_memory.rules.gates import require_memory
-from astra_memory.rules.limits import check_limits
+from astra_memory.rules.limits import check_limits, reply_limit
 from astra_memory.state import AgentState, FixInfo, run_record
 from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
@@ -35,10 +35,10 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     context, task = context_of(runtime), state["task"]
     _, calls = current_calls(state)
     call, edits = calls[0], state.get("edits") or []
-    hit = check_limits(state, context, "tool_calls")
+    hit = reply_limit(state, context)  # the reply's calls were counted when it arrived (nodes/investigate.py)
     if hit is not None:
         return stop_at_limit(state, hit, calls)
-    update: dict = {"budget": {"tool_calls": 1}}
+    update: dict = {}
     try:
         args = validate_call(call["name"], call.get("args"))
         if not edits:
@@ -51,7 +51,7 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     update.update(
         attempts=attempts,
         test_runs=[run_record(run, phase="test", edits_seen=len(edits))],
-        budget={"tool_calls": 1, "test_runs": 1},
+        budget={"test_runs": 1},
         fix=FixInfo(fix_description=args.fix_description, error_type=args.error_type),
     )
     emit(task.get("run_dir"), "test", attempt=attempts, exit_code=run.exit_code, outcome=run.outcome,

@@ -21,7 +21,7 @@ from astra_memory.nodes.common import (
     workspace_of,
 )
 from astra_memory.rules.gates import diagnosis_delivered
-from astra_memory.rules.limits import check_limits
+from astra_memory.rules.limits import reply_limit
 from astra_memory.state import AgentState
 from astra_memory.tools.guard import bound_text, call_guarded
 from astra_memory.tools.registry import (
@@ -48,7 +48,6 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
     update: dict = {}
     broken = list(getattr(message, "invalid_tool_calls", None) or [])
     if not calls and broken:  # arguments that were not JSON: answer each call id, execute none
-        update["budget"] = {"tool_calls": len(broken)}
         return refuse_turn(state, context, update, [
             reply({"id": b.get("id") or "invalid", "name": b.get("name")},
                   f"refused: {b.get('name')} was not executed: {b.get('error') or 'arguments are not valid JSON'}",
@@ -57,11 +56,10 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
         return refuse_turn(state, context, update, [HumanMessage(
             content="Your reply had no tool call. Reply with exactly one tool call (finish when done).")],
             "no tool call")
-    hit = check_limits(state, context, "tool_calls")
+    hit = reply_limit(state, context)  # the reply's calls were counted when it arrived (nodes/investigate.py)
     if hit is not None:
         return stop_at_limit(state, hit, calls)
     call = calls[0]
-    update["budget"] = {"tool_calls": 1}
     try:
         args = validate_call(call["name"], call.get("args"))
         tool = TOOLS[call["name"]]
