@@ -50,14 +50,25 @@ def _cut_strings(value: Any, limit: int) -> Any:
     return value
 
 
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True, default=str)
+
+
 def quoted(value: Any, limit: int = 2_000) -> str:
     """The one way outside text enters a model message: one JSON value on one line, every string in
-    it (in lists and dicts too) cut to ``limit`` characters.
+    it (in lists and dicts too) cut to ``limit`` characters; a string alone is cut so that its
+    quoted form (escapes included) stays within ``limit`` plus the note saying what was cut.
 
     ``json.dumps`` escapes every control character (newlines included) and quotes, and, with
     ``ensure_ascii``, the Unicode line and paragraph separators, so the value cannot end the line
     it is on nor close the string it is in."""
-    return json.dumps(_cut_strings(value, limit), ensure_ascii=True, default=str)
+    if not isinstance(value, str):
+        return _dumps(_cut_strings(value, limit))
+    keep, out = len(value), _dumps(value)
+    while len(out) > limit + 2 and keep > 0:  # escapes make the quoted form longer than the text
+        keep = min(keep - 1, limit, keep * limit // len(out))
+        out = _dumps(value[:keep] + f"...[{len(value) - keep} characters cut]")
+    return out
 
 
 def calls_in_reply(reply: AIMessage | None) -> int:

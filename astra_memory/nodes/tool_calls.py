@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import (
     context_of,
     current_calls,
@@ -23,7 +24,7 @@ from astra_memory.nodes.common import (
 from astra_memory.rules.gates import diagnosis_delivered
 from astra_memory.rules.limits import reply_limit
 from astra_memory.state import AgentState
-from astra_memory.tools.guard import bound_text, call_guarded
+from astra_memory.tools.guard import MAX_RESULT_CHARS, bound_text, call_guarded
 from astra_memory.tools.registry import (
     TOOLS,
     ToolCallError,
@@ -40,6 +41,14 @@ def diagnosis_first(name: str) -> str:
     return (f"{name} was not applied: state your diagnosis first with {diagnose}(error_type, cause, files) "
             "(the error type, the root cause in one sentence, the files you will change). Memory is searched "
             "with it and the result returned to you; edits are accepted after that.")
+
+
+def observation(tool, result: str) -> str:
+    """A read tool's result as the model sees it: workspace text (file contents, names, matches) is
+    outside text, quoted as one value; memory results are quoted field by field already."""
+    if not tool.quotes_result:
+        return bound_text(result)
+    return f"{tool.name} returned (workspace DATA, quoted): {quoted(result, MAX_RESULT_CHARS)}"
 
 
 def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -71,7 +80,7 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
         return refuse_call(state, context, update, call, calls, exc)
     env = ToolEnv(workspace_of(state), lambda: fix_memory(runtime), project=task.get("project") or None)
     result, problem = call_guarded(lambda: tool.handler(args, env))  # a failed call is an observation
-    content, error = (bound_text(result), False) if problem is None else (problem, True)
+    content, error = (observation(tool, result), False) if problem is None else (problem, True)
     emit(task.get("run_dir"), "tool", name=call["name"], error=error, chars=len(content))
     update["messages"] = [reply(call, content, error=error), *refuse_rest(calls)]
     return update
