@@ -124,6 +124,9 @@ class Context:
     max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", cli=Flag(
         "--max-tool-calls", "Tool calls per session (default {default}).", min=1, panel="Limits"))
     max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS")
+    # Tool calls kept of one model reply (the first is run, the rest refused); more are dropped, all
+    # counted against max_tool_calls (models/untrusted.py bound_reply).
+    max_tool_calls_per_reply: int = knob(8, env="ASTRA_MAX_TOOL_CALLS_PER_REPLY")
     test_timeout_s: float = knob(120.0, env="ASTRA_TEST_TIMEOUT_S", cli=Flag(
         "--test-timeout", "Seconds a test run may take (default {default}).", min=1, panel="Limits"))
     memory_top_k: int = knob(3, env="ASTRA_MEMORY_TOP_K")

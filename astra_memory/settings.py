@@ -4,10 +4,16 @@ except ``load_dotenv``, which the command calls once at its start.
 Run knobs (model, limits, minimum score, budgets, prices) are not settings: they live in
 ``context.Context``, which reads its own environment variables.
 
-Precedence, for settings and knobs alike: command-line flags > the environment > ``.env`` in the
-working folder > the defaults. ``load_dotenv`` puts a ``.env`` variable into the environment only
-where the environment does not set it; flags win over both because they are applied on top of
-``Context()``. ``.env.example`` lists every variable.
+Precedence, for settings and knobs alike: command-line flags > the environment > our ``.env`` >
+the defaults. ``load_dotenv`` puts a ``.env`` variable into the environment only where the
+environment does not set it; flags win over both because they are applied on top of ``Context()``.
+``.env.example`` lists every variable.
+
+Our ``.env`` is ``ASTRA_ENV_FILE`` when set, else ``.env`` in the data home (``ASTRA_HOME``, else
+``default_home()``): never the working folder's. The working folder is usually the project being
+fixed, and a project's ``.env`` is the project's (an untrusted checkout's, perhaps): one that sets
+``OPENAI_BASE_URL`` would send our requests, and the user's API key, to its server; one that sets
+``ASTRA_APPROVE_LIVE_COST`` or a budget would spend for the user. It is never read into our process.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from astra_memory.thread_names import check_thread_id
 
 KEY_ENV = "OPENAI_API_KEY"
 DOTENV = ".env"
+ENV_FILE_ENV = "ASTRA_ENV_FILE"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -49,11 +56,17 @@ def parse_dotenv(text: str) -> dict[str, str]:
     return values
 
 
-def load_dotenv(folder: Path | None = None) -> list[str]:
-    """Read ``.env`` in ``folder`` (the working folder) into the environment, below what the
-    environment already sets. Returns the names it set (never their values: the file may hold the
-    API key). No file: nothing happens."""
-    path = (folder or Path.cwd()) / DOTENV
+def dotenv_path() -> Path:
+    """Our ``.env``: ``ASTRA_ENV_FILE``, else ``.env`` in the data home; never the working folder's."""
+    named = os.environ.get(ENV_FILE_ENV, "").strip()
+    return Path(named).expanduser() if named else _home() / DOTENV
+
+
+def load_dotenv(path: Path | None = None) -> list[str]:
+    """Read our ``.env`` (``dotenv_path()``) into the environment, below what the environment
+    already sets. Returns the names it set (never their values: the file may hold the API key).
+    No file: nothing happens."""
+    path = path or dotenv_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

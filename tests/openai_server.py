@@ -25,13 +25,15 @@ Usage is counted over the whole conversation the model reads (a chained request 
 context too, as on OpenAI), unless a step gives ``usage``.
 
 Script steps are plain dicts, built with the helpers below:
-``tool_call(name, args)`` (``args`` a dict, or a raw string for malformed JSON), ``text(content)``,
+``tool_call(name, args)`` (``args`` a dict, or a raw string for malformed JSON), ``many_tool_calls([(name,
+args), ...])`` (one reply with many calls, optionally gzip-compressed and padded), ``text(content)``,
 ``http_error(status, retry_after_ms=...)`` (repeat it with ``times``), optionally with ``usage``
 (``(input_tokens, output_tokens)``, or ``"omit"`` for a server that reports none).
 """
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import json
 import threading
@@ -44,6 +46,14 @@ DEFAULT_KEY = "sk-test-livewire-0123456789abcdefSECRET"
 
 def tool_call(name: str, args: dict | str, *, usage: tuple[int, int] | None = None) -> dict:
     return {"kind": "tool_call", "name": name, "args": args, "usage": usage}
+
+
+def many_tool_calls(calls: list[tuple[str, dict | str]], *, usage: tuple[int, int] | None = None,
+                    gzip_padding: int = 0) -> dict:
+    """One reply carrying every call of ``calls`` (a hostile server: ``parallel_tool_calls`` is false).
+    ``gzip_padding``: the reply is sent gzip-compressed with that many bytes of JSON whitespace in it
+    (tiny on the wire, huge decompressed)."""
+    return {"kind": "tool_call", "calls": list(calls), "usage": usage, "gzip_padding": gzip_padding}
 
 
 def text(content: str, *, usage: tuple[int, int] | None = None) -> dict:
@@ -140,6 +150,9 @@ class OpenAIServer:
                                   "raw": raw, "body": body, "at": time.monotonic()})
             status, payload, extra = self._respond(method, handler.path, headers, raw, body)
         data = json.dumps(payload).encode()
+        if padding := extra.pop("gzip-padding", 0):  # a gzip bomb: small compressed, huge decompressed
+            data = gzip.compress(data[:-1] + b" " * padding + data[-1:], compresslevel=9)
+            extra["content-encoding"] = "gzip"
         handler.send_response(status)
         handler.send_header("content-type", "application/json")
         handler.send_header("content-length", str(len(data)))
@@ -186,20 +199,22 @@ class OpenAIServer:
         omit_usage = step.get("usage") == "omit"  # some compatible servers report no usage
         read = len(raw) + len(json.dumps(history).encode())  # what the model reads: the chained context too
         in_tokens, out_tokens = (None if omit_usage else step.get("usage")) or (max(1, read // 5), 20)
-        call_id = f"call_{next(self._ids):04d}"
+        if step["kind"] == "tool_call" and "calls" not in step:
+            step = {**step, "calls": [(step["name"], step["args"])]}
+        call_ids = [f"call_{next(self._ids):04d}" for _ in step.get("calls") or [None]]
         if step["kind"] == "tool_call":
-            self.issued_call_ids.append(call_id)
+            self.issued_call_ids.extend(call_ids)
         if path == "/v1/chat/completions":
-            reply = _chat_reply(body, step, call_id, in_tokens, out_tokens)
+            reply = _chat_reply(body, step, call_ids, in_tokens, out_tokens)
         else:
-            reply = _responses_reply(body, step, call_id, in_tokens, out_tokens)
+            reply = _responses_reply(body, step, call_ids, in_tokens, out_tokens)
             self.responses[reply["id"]] = history + list(body.get("input") or []) + reply["output"]
             if self.forget_after is not None and self._position >= self.forget_after:
                 self.responses.clear()
                 self.forget_after = None
         if omit_usage:
             reply.pop("usage")
-        return 200, reply, {}
+        return 200, reply, ({"gzip-padding": step["gzip_padding"]} if step.get("gzip_padding") else {})
 
     def _reject(self, message: str) -> tuple[int, dict, dict]:
         self.violations.append(message)
@@ -282,15 +297,16 @@ def _error(message: str, kind: str, code: str) -> dict:
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
 
-def _arguments(step: dict) -> str:
-    args = step["args"]
+def _arguments(args: dict | str) -> str:
     return args if isinstance(args, str) else json.dumps(args)
 
 
-def _chat_reply(body: dict, step: dict, call_id: str, in_tokens: int, out_tokens: int) -> dict:
+def _chat_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out_tokens: int) -> dict:
+    call_id = call_ids[0]
     if step["kind"] == "tool_call":
         message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
-            {"id": call_id, "type": "function", "function": {"name": step["name"], "arguments": _arguments(step)}}]}
+            {"id": one_id, "type": "function", "function": {"name": name, "arguments": _arguments(args)}}
+            for one_id, (name, args) in zip(call_ids, step["calls"])]}
         finish = "tool_calls"
     else:
         message = {"role": "assistant", "content": step["content"], "refusal": None}
@@ -304,10 +320,12 @@ def _chat_reply(body: dict, step: dict, call_id: str, in_tokens: int, out_tokens
     }
 
 
-def _responses_reply(body: dict, step: dict, call_id: str, in_tokens: int, out_tokens: int) -> dict:
+def _responses_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out_tokens: int) -> dict:
+    call_id = call_ids[0]
     if step["kind"] == "tool_call":
-        output = [{"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": step["name"],
-                   "arguments": _arguments(step), "status": "completed"}]
+        output = [{"type": "function_call", "id": f"fc_{one_id}", "call_id": one_id, "name": name,
+                   "arguments": _arguments(args), "status": "completed"} for one_id, (name, args)
+                  in zip(call_ids, step["calls"])]
     else:
         output = [{"type": "message", "id": f"msg_{call_id}", "role": "assistant", "status": "completed",
                    "content": [{"type": "output_text", "text": step["content"], "annotations": []}]}]

@@ -1,10 +1,11 @@
 """Issue #25 part 2: the live defaults (Responses API, reasoning effort and verbosity low where the model
 takes them) on the wire of a local OpenAI-compatible server (tests/openai_server.py); a setting the
-model does not take refused before any request; `.env` in the working folder and its precedence;
+model does not take refused before any request; our `.env` (never the working folder's) and its precedence;
 `.env.example` lists every setting."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -121,7 +122,7 @@ def test_dotenv_is_read_below_the_environment_and_flags_win(tmp_path, monkeypatc
         "# a comment\n\nASTRA_MAX_ATTEMPTS=7\nexport ASTRA_MAX_TOOL_CALLS=11  # inline comment\n"
         "ASTRA_VERBOSITY='medium'\nOPENAI_API_KEY=sk-dotenv-SECRET\nASTRA_REASONING_EFFORT=  # unset\n")
     monkeypatch.setenv("ASTRA_MAX_TOOL_CALLS", "22")  # the environment wins over .env
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASTRA_HOME", str(tmp_path))  # our .env is in the data home
     loaded = load_dotenv()
     assert sorted(loaded) == ["ASTRA_MAX_ATTEMPTS", "ASTRA_REASONING_EFFORT", "ASTRA_VERBOSITY", "OPENAI_API_KEY"]
     context = Context()
@@ -134,15 +135,37 @@ def test_dotenv_is_read_below_the_environment_and_flags_win(tmp_path, monkeypatc
 def test_dotenv_through_the_cli_and_its_errors_never_show_the_file(tmp_path, monkeypatch, isolated_home):
     _clean(monkeypatch, "ASTRA_MODEL")
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".env").write_text("OPENAI_API_KEY=sk-x\nthis line holds sk-SECRET-KEY\n")
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / ".env").write_text("OPENAI_API_KEY=sk-x\nthis line holds sk-SECRET-KEY\n")
     result = CliRunner().invoke(app, ["threads"])
     assert result.exit_code == 2 and ".env line 2 is not NAME=value" in result.stderr
     assert "SECRET" not in result.output + result.stderr
     with pytest.raises(ConfigurationError):
         parse_dotenv("=x")
-    (tmp_path / ".env").write_text("ASTRA_MODEL=openai:gpt-5-mini\n")
+    (isolated_home / ".env").write_text("ASTRA_MODEL=openai:gpt-5-mini\n")
     refused = CliRunner().invoke(app, ["run", "alpha"])  # the model came from .env: its cost needs approval
     assert refused.exit_code == 2 and "refusing to start a live run on openai:gpt-5-mini" in refused.stderr
+
+
+def test_a_projects_dotenv_is_never_read_into_our_process(tmp_path, monkeypatch, isolated_home):
+    """Outside case 01: the working folder is the project; its `.env` (the project's own, perhaps an
+    untrusted checkout's) set OPENAI_BASE_URL and OPENAI_API_KEY, which redirected our model client
+    (and sent the user's key to that server). Our `.env` is ASTRA_ENV_FILE or the data home's."""
+    _clean(monkeypatch, "OPENAI_BASE_URL", "ASTRA_APPROVE_LIVE_COST", "ASTRA_SESSION_BUDGET_USD", "ASTRA_ENV_FILE")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-users-own-key-000000")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".env").write_text("OPENAI_BASE_URL=http://127.0.0.1:9/v1\nOPENAI_API_KEY=sk-project\n"
+                                  "ASTRA_APPROVE_LIVE_COST=1\nASTRA_SESSION_BUDGET_USD=1000\n")
+    monkeypatch.chdir(project)
+    assert CliRunner().invoke(app, ["threads"]).exit_code == 0  # the command's start reads our .env
+    assert "OPENAI_BASE_URL" not in os.environ and os.environ["OPENAI_API_KEY"] == "sk-the-users-own-key-000000"
+    context = Context()
+    assert context.base_url is None and not context.approve_live_cost and context.session_budget_usd == 0.25
+    named = tmp_path / "ours.env"  # a file the user names is read
+    named.write_text("ASTRA_SESSION_BUDGET_USD=0.5\n")
+    monkeypatch.setenv("ASTRA_ENV_FILE", str(named))
+    assert load_dotenv() == ["ASTRA_SESSION_BUDGET_USD"] and Context().session_budget_usd == 0.5
 
 
 def test_env_example_lists_every_setting():

@@ -52,7 +52,7 @@ def test_a_read_only_tool_added_in_one_entry_reaches_the_model_the_prompt_and_th
     assert final["status"] == "fixed"
     answer = next(m for m in final["messages"] if getattr(m, "name", None) == "count_lines")
     expected = len((Path(task["workspace"]) / "app/settings.py").read_text().splitlines())
-    assert answer.status == "success" and answer.content == f"{expected} lines"
+    assert answer.status == "success" and answer.content.endswith(f": \"{expected} lines\"")  # quoted: workspace data
 
 
 def _reads(n: int) -> list[dict]:

@@ -49,7 +49,7 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
         "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
     ctx.obj = Given(database_url=database_url or None)  # the commands read it with _settings(ctx)
     try:
-        load_dotenv()  # .env in the working folder, below the environment (settings.py: the precedence)
+        load_dotenv()  # our .env (never the working folder's), below the environment (settings.py)
     except AstraError as exc:
         _fail(str(exc))
 

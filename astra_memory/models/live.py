@@ -10,7 +10,9 @@ with a message that says what to change. Nothing here runs at import time.
 Every HTTP response from the model server is bounded before it is parsed (``BoundedTransport``, the
 openai client's transport): one that declares or streams more than ``MAX_RESPONSE_BYTES`` is
 refused, once, without retries, and the request stays counted at its worst case (the server did
-the work). The bound is on the bytes received (a compressed answer counts compressed).
+the work). The bound is on the bytes the answer decodes to: a compressed answer (gzip, deflate) is
+decompressed here, at most one byte past the bound, so a gzip bomb (a few kB on the wire, gigabytes
+inflated) is refused before it is inflated; an encoding we do not decode is refused.
 """
 
 from __future__ import annotations
@@ -57,7 +59,23 @@ class LiveRequestError(AstraError):
         self.status_code = status_code
 
 
+DECODED = ("gzip", "deflate")  # the content encodings BoundedTransport decodes itself, within its bound
+
+
+def _decoder(encoding: str) -> Any:
+    """A zlib decompressor for a gzip or deflate body (None: not encoded)."""
+    import zlib
+
+    if encoding == "gzip":
+        return zlib.decompressobj(16 + zlib.MAX_WBITS)
+    if encoding == "deflate":
+        return zlib.decompressobj()
+    return None
+
+
 def _bounded_transport_class() -> type:
+    import zlib
+
     import httpx
 
     class BoundedTransport(httpx.BaseTransport):
@@ -70,26 +88,37 @@ def _bounded_transport_class() -> type:
             self.limit = limit
             self._inner = httpx.HTTPTransport()
 
-        def _refused(self, request: httpx.Request, size: str) -> httpx.Response:
-            message = (f"the model server's response was larger than {self.limit} bytes ({size}) and was refused "
-                       "before it was parsed")
+        def _refused(self, request: httpx.Request, size: str, *, what: str = "") -> httpx.Response:
+            what = what or f"was larger than {self.limit} bytes ({size})"
+            message = f"the model server's response {what} and was refused before it was parsed"
             return httpx.Response(400, headers={"x-should-retry": "false"}, request=request, json={
                 "error": {"message": message, "type": "invalid_response", "code": RESPONSE_TOO_LARGE}})
 
         def handle_request(self, request: httpx.Request) -> httpx.Response:
+            request.headers["accept-encoding"] = ", ".join(DECODED)  # only what _decoder decodes
             response = self._inner.handle_request(request)
             try:
                 declared = response.headers.get("content-length", "")
                 if declared.isdigit() and int(declared) > self.limit:
                     return self._refused(request, f"Content-Length {declared}")
+                encoding = response.headers.get("content-encoding", "").strip().lower()
+                if encoding not in ("", "identity", *DECODED):
+                    return self._refused(request, "", what=f"has Content-Encoding {encoding[:40]!r}, not decoded here")
+                decoder = _decoder(encoding)
                 body = bytearray()
                 for chunk in response.stream:
-                    body += chunk
+                    # At most one byte past the bound is ever inflated (max_length), whatever the ratio.
+                    try:
+                        body += decoder.decompress(chunk, self.limit + 1 - len(body)) if decoder else chunk
+                    except zlib.error:
+                        return self._refused(request, "", what=f"is {encoding} that does not decompress")
                     if len(body) > self.limit:
-                        return self._refused(request, f"more than {self.limit} received")
+                        return self._refused(request, f"more than {self.limit} decompressed"
+                                             if decoder else f"more than {self.limit} received")
             finally:
                 response.close()
-            headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() != "transfer-encoding"]
+            dropped = ("transfer-encoding", "content-encoding", "content-length")  # the body is decoded now
+            headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in dropped]
             return httpx.Response(response.status_code, headers=headers, content=bytes(body), request=request,
                                   extensions=response.extensions)
 

@@ -1,13 +1,22 @@
 """Untrusted text on its way to and from the model.
 
-Into the model: text from memory is quoted data, never instructions (stores/format.py ``quoted``).
+Into the model: every text from outside (test output, file contents, diffs, memory fields, failed
+attempts, tool observations) reaches a model message only through ``quoted``: one JSON value on
+one line, so no outside text can put a line of its own (``SYSTEM: new instructions``) into what
+the model reads. Our own words around it say what it is.
 
-Out of the model: model output is untrusted data: bound its size before it enters state, logs or tools.
+Out of the model: model output is untrusted data: bound its size and its numbers before it enters
+state, logs or tools. ``bound_reply`` runs on every reply before it is checkpointed:
 
-A reply's tool-call arguments are checked here, before the reply is checkpointed: a call whose
-arguments are larger than any tool could accept is turned into an invalid call (answered with an
-error observation, never executed), so a hostile 50 MB payload is neither run nor written into
-every later checkpoint of the thread.
+* a call whose arguments are larger than any tool could accept is turned into an invalid call
+  (answered with an error observation, never executed), so a hostile 50 MB payload is neither run
+  nor written into every later checkpoint of the thread;
+* at most ``max_calls`` tool calls of one reply are kept (the first is run, the rest refused, as
+  the prompt says: one call per turn); the others are dropped, and their number is kept in the
+  reply's ``response_metadata`` so that ``calls_in_reply`` counts every call the server sent
+  against the tool-call budget (nodes/investigate.py), not only the ones kept. Such a reply loses
+  its response id: a Responses API chain (``previous_response_id``) would make the server expect
+  an answer to every call it sent, so the next request chains on an earlier reply, or none.
 """
 
 from __future__ import annotations
@@ -21,26 +30,111 @@ from astra_memory.workspace.files import MAX_WRITE_BYTES
 
 MAX_ARGS_CHARS = MAX_WRITE_BYTES + 20_000  # the largest edit a tool accepts, plus its other fields
 MAX_CONTENT_CHARS = 200_000
+MAX_CONTENT_BLOCKS = 64  # text, reasoning and the kept calls' blocks of one reply
 PREVIEW_CHARS = 200
+DROPPED_KEY = "astra_tool_calls_dropped"  # response_metadata: calls of the reply beyond the bound
 
 
-def bound_reply(reply: AIMessage) -> AIMessage:
-    """The same reply, with oversized tool calls demoted to invalid calls and huge text cut."""
-    kept, demoted = [], list(reply.invalid_tool_calls or [])
-    for call in reply.tool_calls:
+def cut(text: str, limit: int) -> str:
+    """``text`` shortened to ``limit`` characters, saying how much was left out."""
+    return text if len(text) <= limit else text[:limit] + f"...[{len(text) - limit} characters cut]"
+
+
+def _cut_strings(value: Any, limit: int) -> Any:
+    if isinstance(value, str):
+        return cut(value, limit)
+    if isinstance(value, (list, tuple)):
+        return [_cut_strings(v, limit) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _cut_strings(v, limit) for k, v in value.items()}
+    return value
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True, default=str)
+
+
+def quoted(value: Any, limit: int = 2_000) -> str:
+    """The one way outside text enters a model message: one JSON value on one line, every string in
+    it (in lists and dicts too) cut to ``limit`` characters; a string alone is cut so that its
+    quoted form (escapes included) stays within ``limit`` plus the note saying what was cut.
+
+    ``json.dumps`` escapes every control character (newlines included) and quotes, and, with
+    ``ensure_ascii``, the Unicode line and paragraph separators, so the value cannot end the line
+    it is on nor close the string it is in."""
+    if not isinstance(value, str):
+        return _dumps(_cut_strings(value, limit))
+    keep, out = len(value), _dumps(value)
+    while len(out) > limit + 2 and keep > 0:  # escapes make the quoted form longer than the text
+        keep = min(keep - 1, limit, keep * limit // len(out))
+        out = _dumps(value[:keep] + f"...[{len(value) - keep} characters cut]")
+    return out
+
+
+def calls_in_reply(reply: AIMessage | None) -> int:
+    """Every tool call the server sent in ``reply``: kept, invalid, and dropped by ``bound_reply``."""
+    if reply is None:
+        return 0
+    dropped = (reply.response_metadata or {}).get(DROPPED_KEY, 0)
+    dropped = dropped if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0 else 0
+    return len(reply.tool_calls) + len(reply.invalid_tool_calls or []) + dropped
+
+
+def _demoted(call: dict, size: int) -> dict:
+    return {"name": call["name"], "args": f"<{size} characters, not kept>", "id": call.get("id"),
+            "error": f"arguments are {size} characters; the limit is {MAX_ARGS_CHARS}", "type": "invalid_tool_call"}
+
+
+CALL_BLOCKS = ("function_call", "tool_call")  # a Responses reply lists its calls in its content too
+
+
+def _bounded_content(content: Any, kept_ids: set) -> Any:
+    """The reply's text cut to ``MAX_CONTENT_CHARS``; in a list of blocks (the Responses API's), the
+    blocks of calls not kept are left out (they would be sent back to the server), texts cut."""
+    if isinstance(content, str):
+        return content if len(content) <= MAX_CONTENT_CHARS else cut(content, MAX_CONTENT_CHARS)
+    if not isinstance(content, list):
+        return content
+    blocks = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") in CALL_BLOCKS:
+            if (block.get("call_id") or block.get("id")) not in kept_ids:
+                continue
+        elif isinstance(block, dict) and isinstance(block.get("text"), str):
+            block = {**block, "text": cut(block["text"], MAX_CONTENT_CHARS)}
+        elif isinstance(block, str):
+            block = cut(block, MAX_CONTENT_CHARS)
+        blocks.append(block)
+        if len(blocks) >= MAX_CONTENT_BLOCKS:
+            break
+    return blocks
+
+
+def bound_reply(reply: AIMessage, max_calls: int) -> AIMessage:
+    """The same reply, with oversized tool calls demoted to invalid calls, at most ``max_calls``
+    calls kept (valid first, then invalid), the rest dropped and counted, and huge text cut."""
+    max_calls = max(1, int(max_calls))
+    valid, invalid = list(reply.tool_calls), list(reply.invalid_tool_calls or [])
+    received = len(valid) + len(invalid)
+    kept: list[dict] = []
+    for call in valid[:max_calls]:
         size = len(json.dumps(call.get("args"), default=str))
         if size > MAX_ARGS_CHARS:
-            demoted.append({"name": call["name"], "args": f"<{size} characters, not kept>", "id": call.get("id"),
-                            "error": f"arguments are {size} characters; the limit is {MAX_ARGS_CHARS}",
-                            "type": "invalid_tool_call"})
+            invalid.insert(0, _demoted(call, size))
         else:
             kept.append(call)
-    content = reply.content
-    if isinstance(content, str) and len(content) > MAX_CONTENT_CHARS:
-        content = content[:MAX_CONTENT_CHARS] + f"\n[... {len(reply.content) - MAX_CONTENT_CHARS} characters cut]"
-    if len(kept) == len(reply.tool_calls) and content is reply.content:
+    demoted = invalid[:max(0, min(max_calls, received) - len(kept))]
+    dropped = received - len(kept) - len(demoted)
+    content = _bounded_content(reply.content, {c.get("id") for c in [*kept, *demoted]})
+    if len(kept) == len(reply.tool_calls) and not dropped and content == reply.content:
         return reply
-    return reply.model_copy(update={"tool_calls": kept, "invalid_tool_calls": demoted, "content": content})
+    update: dict[str, Any] = {"tool_calls": kept, "invalid_tool_calls": demoted, "content": content}
+    if dropped:  # never chained on (its id is set aside): the server would want an answer to every call
+        metadata = dict(reply.response_metadata or {})
+        if metadata.get("id"):
+            metadata["astra_unchained_id"] = metadata.pop("id")
+        update["response_metadata"] = {**metadata, DROPPED_KEY: dropped}
+    return reply.model_copy(update=update)
 
 
 def preview_calls(calls: list[dict]) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ from astra_memory.nodes.common import (
 )
 from astra_memory.rules.approval import ask, edit_request
 from astra_memory.rules.gates import require_diagnosis
-from astra_memory.rules.limits import check_limits
+from astra_memory.rules.limits import reply_limit
 from astra_memory.state import AgentState, ApprovalInfo
 from astra_memory.tools.registry import ToolCallError, validate_call
 
@@ -49,7 +49,7 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
     context = context_of(runtime)
     message, calls = current_calls(state)
     call = calls[0]
-    if check_limits(state, context, "tool_calls") is not None:
+    if reply_limit(state, context) is not None:
         return {}  # edit ends the run at the limit
     try:
         args = validate_call(call["name"], call.get("args"))
@@ -68,7 +68,6 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
     update: dict = {"approvals": [info]}
     if answer.action == "reject":
         reason = answer.reason.strip() or "no reason given"
-        update["budget"] = {"tool_calls": 1}
         update["messages"] = [reply(call, f"rejected by the human reviewer: {reason}. The edit was not applied; "
                                           "propose a different change, or finish.", error=True), *refuse_rest(calls)]
     elif answer.action == "edit":

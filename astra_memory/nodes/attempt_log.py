@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.events import emit
+from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.state import AgentState, EditInfo
 from astra_memory.stores.attempt_record import AttemptEnd, AttemptRecord
@@ -144,8 +145,8 @@ def repetition_message(record: AttemptRecord) -> str:
     """What the model is told instead of the edit being applied."""
     last = record.sessions[-1]
     return (f"not applied: this exact change was already tried on this failure and did not pass "
-            f"(failed attempt {record.attempt_id}, session {last.session_id!r}, {record.times_tried} time(s); "
-            f"tests said: {record.outcome[:300]}). Make a different change, or finish.")
+            f"(failed attempt {record.attempt_id}, session {quoted(last.session_id, 200)}, {record.times_tried} "
+            f"time(s); tests said: {quoted(record.outcome, 300)}). Make a different change, or finish.")
 
 
 def delivered_attempts(state: AgentState, runtime: Runtime[Context], memory, query: str) -> list:

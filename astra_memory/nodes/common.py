@@ -13,7 +13,7 @@ from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import last_ai_message
-from astra_memory.rules.limits import LimitHit, check_limits
+from astra_memory.rules.limits import LimitHit, check_limits, reply_limit
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.namespaces import namespace_for
@@ -107,6 +107,6 @@ def tool_step(state: AgentState, runtime: Runtime[Context]) -> tuple[Context, di
     is spent (``None`` while it is not)."""
     context, task = context_of(runtime), state["task"]
     _, calls = current_calls(state)
-    hit = check_limits(state, context, "tool_calls")
+    hit = reply_limit(state, context)
     return context, task, calls, (stop_at_limit(state, hit, calls) if hit is not None else None)
 

@@ -29,7 +29,8 @@ from astra_memory.nodes.common import (
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_memory
 from astra_memory.state import AgentState, DiagnosisResult, memory_result
-from astra_memory.stores.format import format_hits, quoted
+from astra_memory.models.untrusted import quoted
+from astra_memory.stores.format import format_hits
 from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.stores.record import diagnosis_text
 from astra_memory.tools.guard import bound_text
@@ -50,7 +51,7 @@ def diagnosis_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     if stop is not None:
         return stop
     call = calls[0]
-    update: dict = {"budget": {"tool_calls": 1}}
+    update: dict = {}  # its calls were counted when the reply arrived (nodes/investigate.py)
     try:
         args = validate_call(call["name"], call.get("args"))
         if TOOLS[call["name"]].kind is not ToolKind.DIAGNOSIS:  # the router sends only state_diagnosis here

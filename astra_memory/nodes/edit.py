@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
+from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.attempt_log import (
     human_approved_call,
     repeated_attempt,
@@ -30,7 +31,7 @@ from astra_memory.nodes.common import (
 )
 from astra_memory.rules.gates import require_diagnosis
 from astra_memory.state import AgentState, RepeatRefused, edit_info
-from astra_memory.tools.guard import bound_text, call_guarded
+from astra_memory.tools.guard import MAX_RESULT_CHARS, call_guarded
 from astra_memory.tools.registry import ToolCallError, validate_call
 
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -51,7 +52,7 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     if stop is not None:
         return stop
     call = calls[0]
-    update: dict = {"budget": {"tool_calls": 1}}
+    update: dict = {}  # its calls were counted when the reply arrived (nodes/investigate.py)
     journal = Path(task["run_dir"]) / "edits" / journal_name(call["id"]) if task.get("run_dir") else None
     try:
         args = validate_call(call["name"], call.get("args"))
@@ -79,6 +80,7 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     update.update(
         edits=[edit_info(record)],
         passed_outcome=None,  # any edit voids an earlier passing run
-        messages=[reply(call, bound_text(f"applied to {record.path}:\n{record.diff}")), *refuse_rest(calls)],
+        messages=[reply(call, f"applied to {record.path}; the change as a unified diff (quoted): "
+                              f"{quoted(record.diff, MAX_RESULT_CHARS)}"), *refuse_rest(calls)],
     )
     return update

@@ -4,11 +4,16 @@ A scripted turn is free and counted here. A live turn goes through the cost guar
 (``models/live.live_turn``): reserved in the durable ledger before it is sent, settled after; the
 state's budget counters are then raised to the ledger's counts for this thread, so a request lost
 in a crash (reserved, maybe billed, never checkpointed) is still counted after ``resume``.
+
+Every reply is bounded (``models/untrusted.bound_reply``) before it is checkpointed, and every
+tool call the server sent in it, kept, invalid or dropped, is counted here against the tool-call
+limit; the nodes that answer the calls count none (rules/limits.py ``reply_limit``). A run whose
+tool calls reached the limit ends here, before another request is paid for.
 """
 
 from __future__ import annotations
 
-from langchain_core.messages import SystemMessage
+from langchain_core.messages import AIMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
@@ -17,7 +22,7 @@ from astra_memory.events import emit
 from astra_memory.models.factory import chat_model_for, missing_model, model_name
 from astra_memory.models.live import LiveRequestError, is_live, live_turn
 from astra_memory.models.prompts import system_prompt
-from astra_memory.models.untrusted import bound_reply, preview_calls
+from astra_memory.models.untrusted import DROPPED_KEY, bound_reply, calls_in_reply, preview_calls
 from astra_memory.nodes.common import context_of
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.limits import check_limits, spend_hit
@@ -47,11 +52,21 @@ def spent(state: AgentState, delta: dict, limit_usd: float | None = None) -> dic
     return {"budget": delta, "spend": spend}
 
 
+def bounded(reply, context: Context, task) -> AIMessage:
+    """``reply`` within the bounds of models/untrusted.py; dropped calls are said in the event log."""
+    reply = bound_reply(reply, context.max_tool_calls_per_reply)
+    if dropped := (reply.response_metadata or {}).get(DROPPED_KEY):
+        emit(task.get("run_dir"), "tool_calls_dropped", dropped=dropped, kept=len(reply.tool_calls),
+             invalid=len(reply.invalid_tool_calls), limit=context.max_tool_calls_per_reply,
+             note="calls beyond the per-reply bound are not kept; every call is counted against max_tool_calls")
+    return reply
+
+
 def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_memory(state, "a model turn")
     context, task = context_of(runtime), state["task"]
     name = model_name(task, context)
-    hit = check_limits(state, context, "model_requests", *(("cost_usd",) if is_live(name) else ()))
+    hit = check_limits(state, context, "model_requests", "tool_calls", *(("cost_usd",) if is_live(name) else ()))
     if hit is not None:
         emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
         return {**hit.update()}
@@ -61,10 +76,10 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
         return {"status": "needs_model", "reason": no_model}
     messages = [SystemMessage(content=system_prompt()), *state["messages"]]
     if not is_live(name):
-        reply = bound_reply(chat_model_for(task, context).invoke(messages))
+        reply = bounded(chat_model_for(task, context).invoke(messages), context, task)
         usage = getattr(reply, "usage_metadata", None) or {}
         counted = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
-                   "output_tokens": usage.get("output_tokens", 0)}
+                   "output_tokens": usage.get("output_tokens", 0), "tool_calls": calls_in_reply(reply)}
         emit(task.get("run_dir"), "model_turn", model=name, tool_calls=preview_calls(reply.tool_calls), usage=usage)
         return {"messages": [reply], **spent(state, counted)}
     return _live_investigate(state, context, name, messages)
@@ -86,9 +101,11 @@ def _live_investigate(state: AgentState, context: Context, name: str, messages: 
     except LiveRequestError as exc:
         emit(task.get("run_dir"), "model_error", model=name, error=str(exc), status_code=exc.status_code)
         return {"status": "failed", "reason": str(exc), **caught_up()}
-    reply = bound_reply(live.message)
+    reply = bounded(live.message, context, task)
     emit(task.get("run_dir"), "model_turn", model=name, request_id=live.request_id,
          tool_calls=preview_calls(reply.tool_calls),
          invalid_tool_calls=[c.get("name") for c in reply.invalid_tool_calls], usage=live.usage,
          cost_usd=live.cost_usd)
-    return {"messages": [reply], **caught_up()}
+    counted = caught_up()
+    counted["budget"] = {**counted["budget"], "tool_calls": calls_in_reply(reply)}
+    return {"messages": [reply], **counted}

@@ -6,13 +6,12 @@ Beside the fixes, and labelled apart, it delivers the failed attempts on this fa
 
 from __future__ import annotations
 
-import json
-
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.attempt_log import delivered_attempts
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.redact import scrub
@@ -20,6 +19,9 @@ from astra_memory.state import AgentState, attempt_hit_info, memory_result
 from astra_memory.stores.format import format_attempts, format_hits
 from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.testrun.symptoms import Failure, symptom_query
+
+
+FAILURE_CHARS = 4_000  # each text of the observed failure (message, traceback excerpt)
 
 
 def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -41,8 +43,8 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
              records=dict(memory_service.damaged))
     brief = scrub(
         f"Task: {task.get('prompt', '').strip()}\n\n"
-        f"Observed failure (from `{task['test_command']}`):\n"
-        f"{json.dumps(failure.to_dict(), indent=1)}\n\n"
+        f"Observed failure (from `{task['test_command']}`; the test output's words, quoted DATA):\n"
+        f"{quoted(failure.to_dict(), FAILURE_CHARS)}\n\n"
         f"Mandatory memory search for these symptoms returned:\n{text}"
     )
     emit(task.get("run_dir"), "memory_search", query=query, hits=memory["hits"], attempts=memory["attempts"])

@@ -6,6 +6,10 @@ answer names the limit, the count, and the setting that raises it; ``LimitHit.up
 state update that ends the run with the limit's status. Spend is also checked by the cost
 ledger, at its worst case, when a live request is reserved (costs/ledger.py); that refusal is
 reported through ``spend_hit`` in the same words.
+
+Tool calls are counted when the reply that carries them arrives (nodes/investigate.py), every call
+the server sent, kept or not (models/untrusted.py ``calls_in_reply``). A node answering the latest
+reply asks ``reply_limit``: its first call runs while the replies before it stayed under the limit.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from astra_memory.context import Context, setting_name
+from astra_memory.models.untrusted import calls_in_reply
+from astra_memory.rules.gates import last_ai_message
 from astra_memory.state import AgentState, Status
 
 LimitName = Literal["model_requests", "tool_calls", "cost_usd", "invalid_turns", "attempts"]
@@ -68,6 +74,14 @@ def check_limits(state: AgentState, context: Context, *names: LimitName, detail:
             reason = f"{limit.what} reached ({shown}){': ' + detail if detail else ''}; raise {setting_name(limit.setting)} to allow more"
             return LimitHit(name, count, allowed, limit.status, reason)
     return None
+
+
+def reply_limit(state: AgentState, context: Context) -> LimitHit | None:
+    """The tool-call limit for the latest reply's calls: reached when the calls of the replies before
+    it reached it (the reply's own were counted when it arrived)."""
+    budget = dict(state.get("budget") or {})
+    budget["tool_calls"] = budget.get("tool_calls", 0) - calls_in_reply(last_ai_message(state))
+    return check_limits({**state, "budget": budget}, context, "tool_calls")
 
 
 def spend_hit(message: str) -> LimitHit:

@@ -1,36 +1,16 @@
 """The compact text the model sees for search results: quoted data, never instructions.
 
-Every value that came from a record is one bounded JSON string (``quoted`` below); what is
+Every value that came from a record is one bounded JSON string (``quoted``, models/untrusted.py); what is
 not (score, dates, counts, a UUID the record validated) is written by this module. No stored text
 can put a line of its own into the brief.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
+from astra_memory.models.untrusted import cut, quoted
 from astra_memory.stores.attempts import AttemptHit
 from astra_memory.stores.memory import MemoryHit
 from astra_memory.workspace.diffs import diff_summary
-
-
-def cut(text: str, limit: int) -> str:
-    """``text`` shortened to ``limit`` characters, saying how much was left out."""
-    return text if len(text) <= limit else text[:limit] + f"...[{len(text) - limit} characters cut]"
-
-
-def quoted(value: Any, limit: int = 2_000) -> str:
-    """One JSON value on one line: strings (and the strings in a list) cut to ``limit`` characters.
-
-    ``json.dumps`` escapes every control character (newlines included) and, with ``ensure_ascii``,
-    the Unicode line and paragraph separators, so the value cannot end the line it is on."""
-    if isinstance(value, str):
-        value = cut(value, limit)
-    elif isinstance(value, (list, tuple)):
-        value = [cut(v, limit) if isinstance(v, str) else v for v in value]
-    return json.dumps(value, ensure_ascii=True, default=str)
-
 
 NO_RESULTS = ("No confident match: no confirmed fix in memory is likely enough to be about this "
               "(nothing shown rather than fixes for other causes).")

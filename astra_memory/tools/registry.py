@@ -61,6 +61,7 @@ class Tool:
     kind: ToolKind
     description: str
     handler: Handler | None = None  # read tools only; diagnosis, edit and finish are run by their own nodes
+    quotes_result: bool = True  # its result is workspace text, quoted as one value (nodes/tool_calls.py)
 
 
 class DiagnosisArgs(ToolArgs):
@@ -103,7 +104,8 @@ TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
     Tool("search_code", SearchCodeArgs, ToolKind.READ,
          "Search the workspace's text files for a regular expression.", _search_code),
     Tool("search_codebase_memory", SearchMemoryArgs, ToolKind.READ,
-         "Search the memory of confirmed fixes from earlier sessions.", _search_memory),
+         "Search the memory of confirmed fixes from earlier sessions.", _search_memory,
+         quotes_result=False),  # format_hits quotes each stored value
     Tool("state_diagnosis", DiagnosisArgs, ToolKind.DIAGNOSIS,
          "Before your first edit: state your diagnosis (error type, the root cause in one sentence, the files "
          "to change). Memory is searched with it and the result returned; edits are refused until then."),
