@@ -31,6 +31,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from astra_memory.secret_contexts import scrub_contexts
+from astra_memory.secret_scanner import redact_spans
+
 REDACTED = "[REDACTED]"
 
 # Where a shaped key may start: after anything but a letter or digit. An underscore too (``\b`` would
@@ -53,6 +56,9 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
     ("aws access key id", _START + r"(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
     ("npm token", _START + r"npm_[A-Za-z0-9]{36}\b"),
     ("pypi token", _START + r"pypi-AgE[A-Za-z0-9_\-]{20,}"),
+    ("hashicorp vault token", _START + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+    ("age secret key", _START + r"AGE-SECRET-KEY-1[0-9A-Z]{50,}"),
+    ("digitalocean token", _START + r"do[opr]_v1_[a-f0-9]{64}"),
     ("sendgrid key", _START + r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
     # header.payload.signature, the first two base64url JSON objects (so they start with "eyJ")
     ("json web token", _START + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
@@ -80,7 +86,7 @@ _BARE_PASSWORD = re.compile(
 # pytest node id, nor ``://``), and the value: quoted (no whitespace, no line break; a closing quote
 # cut off at the end of a line still counts) or bare (up to a delimiter).
 _SECRET_WORDS = (r"api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|secret|token|passw(?:or)?d|passphrase"
-                 r"|credentials?")
+                 r"|credentials?|(?<![a-z])pass(?![a-z])")
 _KEY = rf"(?<![\w\-])(?P<key>[\w\-]{{0,40}}?(?:{_SECRET_WORDS})[\w\-]{{0,40}}?)(?![\w\-])"
 _BARE_CHARS = r"[^\s\"'`,;()\[\]{}<>&]"
 _KEYED = re.compile(
@@ -172,11 +178,13 @@ def scrub(text: str) -> str:
     """
     if not text or not isinstance(text, str):
         return text
+    text = redact_spans(text, REDACTED)  # detect-secrets first (secret_scanner.py)
     for _, pattern in SECRET_PATTERNS:
         if "pre" in pattern.groupindex:  # the words before the secret stay
             text = pattern.sub(lambda m: f"{m['pre']}{REDACTED}", text)
         else:
             text = pattern.sub(_shaped, text)
+    text = scrub_contexts(text)
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
     text = _BARE_PASSWORD.sub(lambda m: f"{m['user']}:{REDACTED}@", text)
     return _KEYED.sub(_keyed, text)
