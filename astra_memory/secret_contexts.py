@@ -15,18 +15,26 @@ REDACTED = "[REDACTED]"
 
 # A value: up to whitespace, a quote or a delimiter, at most 256 characters.
 _VALUE = r"[^\s\"'`;,]{1,256}"
+# Where a line of a file starts in test output: the start of a line, after pytest's ``E`` marker
+# (an assertion message), or after an escaped newline (a string's repr: ``'...\\nhost:5432:...'``).
+_LINE_START = r"(?:(?m:^)(?:E[ \t]+|[ \t]*)|(?<=\\n))"
+_LINE_END = r"(?=[ \t]*(?:\r?(?m:$)|\\[rn]|[\"']))"
+# Between two words of a file that spans lines: blanks, a line break (and pytest's ``E`` marker), ``\n``.
+_GAP = r"(?:[ \t]|\r?\n(?:E(?=[ \t]))?|\\[nrt]){1,40}"
 CONTEXT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
-    # ~/.netrc: ``machine host login user password PW`` (one line or several, ``default`` for any host)
-    ("netrc password", r"(?i)(?<![\w-])(?:machine[ \t]+\S{1,256}|default)"
-                       r"(?:\s{1,40}(?:login|account|port)[ \t]+\S{1,256}){0,3}\s{1,40}password[ \t]+"
+    # ~/.netrc: ``machine host login user password PW`` (one line or several, ``default`` for any host);
+    # a login or account before the password, or it is prose (``machine learning password reset``)
+    ("netrc password", r"(?i)(?<![\w-])(?:machine[ \t]+[^\s\\]{1,256}|default)"
+                       rf"(?:{_GAP}(?:login|account|port)[ \t]+[^\s\\]{{1,256}}){{1,3}}{_GAP}password[ \t]+"
                        rf"(?P<secret>{_VALUE})"),
     # an ODBC / ADO.NET connection string: ``Uid=sa;Pwd=...;`` (a braced value may hold ``;``)
     ("odbc pwd", r"(?i)(?<![\w-])pwd[ \t]{0,4}=[ \t]{0,4}(?P<secret>\{[^}\r\n]{1,256}\}|(?![/~])[^\s;\"'`]{1,256})"),
-    # a ~/.pgpass line: hostname:port:database:username:password (the whole line, nothing else on it)
-    ("pgpass line", r"(?m)^[ \t]*[^\s:#][^\s:]{0,255}:(?:\d{1,5}|\*):[^\s:]{1,256}:[^\s:]{1,256}:"
-                    r"(?P<secret>\S{1,256})[ \t]*\r?$"),
+    # a ~/.pgpass line: hostname:port:database:username:password (the whole line, nothing else on it;
+    # a password with a backslash or a quote in it is cut there: its tail is left)
+    ("pgpass line", _LINE_START + r"[^\s:#\\'\"][^\s:\\'\"]{0,255}:(?:\d{1,5}|\*):[^\s:\\]{1,256}:[^\s:\\]{1,256}:"
+                    r"(?P<secret>[^\s\\'\"]{1,256})" + _LINE_END),
     # ``Authorization: <scheme> <credentials>``, any scheme (Token, Bearer, Basic, Digest...), any quoting
-    ("authorization header", r"(?i)(?<![\w-])(?:proxy-)?authorization\\?[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\?[\"']?"
+    ("authorization header", r"(?i)(?<![\w-])(?:proxy-)?authorization\\{0,8}[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\{0,8}[\"']?"
                              r"(?:[A-Za-z][\w\-]{0,30}[ \t]{1,4})?(?P<secret>(?!\[REDACTED\])[A-Za-z0-9._~+/=\-:]{6,4096})"),
     # ``curl -u user:pass``, ``--user user:pass``, ``--proxy-user``, ``-U`` (wget's is ``--password``)
     ("user:password option", r"(?<!\S)(?:-u|-U|--user|--proxy-user)(?:[ \t]{1,8}|=)[\"']?[^\s:\"']{1,256}:"
@@ -34,12 +42,13 @@ CONTEXT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile
     # ``mysql -pPASS`` (and mysqldump, mysqladmin, mariadb): the password glued to -p
     ("mysql -p", r"(?i)\b(?:mysql(?:dump|admin|import|check)?|mariadb(?:-dump)?)\b[^\r\n|;&]{0,200}?"
                  r"(?<!\S)-p(?P<secret>(?!\[REDACTED\])[^\s\"']{1,256})"),
-    # a Docker config.json: ``"auths": {"registry": {"auth": "<base64 user:password>"}}`` (JSON, escaped or not)
-    ("docker config auth", r"(?i)\\?\"auth\\?\"[ \t]{0,4}:[ \t]{0,4}\\?\"(?P<secret>[A-Za-z0-9+/]{8,4096}={0,2})\\?\""),
+    # a Docker config.json: ``"auths": {"registry": {"auth": "<base64 user:password>"}}`` (JSON, escaped
+    # once or more: JSON in a Python string in a JSON event)
+    ("docker config auth", r"(?i)\"auth\\{0,8}\"[ \t]{0,4}:[ \t]{0,4}\\{0,8}\"(?P<secret>[A-Za-z0-9+/]{8,4096}={0,2})\\{0,8}\""),
     # ``Cookie: a=b; sessionid=...`` and ``Set-Cookie: sessionid=...; Path=/``: the first cookie's value here,
     # the others by _COOKIE_PAIR (every value of the header, never its attributes)
-    ("cookie header", r"(?i)(?<![\w-])(?:set-)?cookie\\?[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\?[\"']?"
-                      r"[\w.\-!#$%&'*+^`|~]{1,128}=(?P<secret>(?!\[REDACTED\])[^\s;,\"']{1,4096})"),
+    ("cookie header", r"(?i)(?<![\w-])(?:set-)?cookie\\{0,8}[\"']?[ \t]{0,4}[:=][ \t]{0,4}\\{0,8}[\"']?"
+                      r"(?!(?i:path|domain|expires|max-age|samesite)=)[\w.\-!#$%&'*+^`|~]{1,128}=(?P<secret>(?!\[REDACTED\])[^\s;,\"']{1,4096})"),
     # an .npmrc line: ``//registry.npmjs.org/:_authToken=...`` (also ``_auth=``, ``_password=``)
     ("npmrc auth", r"(?i)(?<![\w-])_(?:authToken|auth|password)[ \t]{0,4}=[ \t]{0,4}[\"']?"
                    r"(?P<secret>(?!\[REDACTED\])[^\s\"']{1,1024})"),
