@@ -16,11 +16,13 @@ REDACTED = "[REDACTED]"
 # A value: up to whitespace, a quote or a delimiter, at most 256 characters.
 _VALUE = r"[^\s\"'`;,]{1,256}"
 # Where a line of a file starts in test output: the start of a line, after pytest's ``E`` marker
-# (an assertion message), or after an escaped newline (a string's repr: ``'...\\nhost:5432:...'``).
-_LINE_START = r"(?:(?m:^)(?:E[ \t]+|[ \t]*)|(?<=\\n))"
-_LINE_END = r"(?=[ \t]*(?:\r?(?m:$)|\\[rn]|[\"']))"
-# Between two words of a file that spans lines: blanks, a line break (and pytest's ``E`` marker), ``\n``.
-_GAP = r"(?:[ \t]|\r?\n(?:E(?=[ \t]))?|\\[nrt]){1,40}"
+# (an assertion message; a test that ran pytest shows two), or after an escaped newline (a string's
+# repr: ``'...\\nhost:5432:...'``).
+_LINE_START = r"(?:(?m:^)(?:[ \t]{0,16}E(?=[ \t])){0,4}[ \t]*|(?<=\\n))"
+_LINE_END = r"(?=[ \t]*(?:\r?(?m:$)|\\{1,8}[rn]|[\"']))"
+# Between two words of a file that spans lines: blanks, a line break, pytest's ``E`` marker, an
+# escaped newline (``\\n``, escaped once or more).
+_GAP = r"(?:[ \t]|\r?\n|(?<=\s)E(?=[ \t])|\\{1,8}[nrt]){1,40}"
 CONTEXT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
     # ~/.netrc: ``machine host login user password PW`` (one line or several, ``default`` for any host);
     # a login or account before the password, or it is prose (``machine learning password reset``)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from astra_memory.redact import REDACTED, scrub
-from astra_memory.secret_scanner import secret_spans
 
 # Fake credentials, built from parts so that no scanner of this repository mistakes them for real ones.
 NETRC_PW = "n3trc" + "-Pw-7781"
@@ -28,11 +27,15 @@ ELEVEN = [  # (name, text, secret, what must stay readable)
     ("netrc", f"machine api.example.com login ada password {NETRC_PW}", NETRC_PW, "machine api.example.com login ada"),
     ("netrc on lines", f"machine h\n  login u\n  password {NETRC_PW}\n", NETRC_PW, "login u"),
     ("netrc in an assertion", f"E         machine h\nE           login u\nE           password {NETRC_PW}", NETRC_PW, "login u"),
+    ("netrc in a nested assertion", f"E         E  machine h\nE         E    login u\nE         E    password {NETRC_PW}",
+     NETRC_PW, "login u"),
     ("netrc in a repr", f"E   assert 'machine h\\n  login u\\n  password {NETRC_PW}\\n' == ''", NETRC_PW, "login u"),
+    ("netrc in a repr of a repr", f"'machine h\\\\n  login u\\\\n  password {NETRC_PW}\\\\n'", NETRC_PW, "login u"),
     ("odbc", f"Driver={{ODBC Driver 18}};Server=db;Uid=sa;Pwd={ODBC_PW};Encrypt=yes", ODBC_PW, "Encrypt=yes"),
     ("odbc braced", f"Server=db;UID=sa;PWD={{{ODBC_PW};x}};", ODBC_PW, "UID=sa"),
     ("pgpass", f"db.internal:5432:app:deploy:{PGPASS_PW}\n", PGPASS_PW, "db.internal:5432:app:deploy:"),
     ("pgpass in an assertion", f"E         db.internal:5432:app:deploy:{PGPASS_PW}", PGPASS_PW, "E         db.internal"),
+    ("pgpass in a nested assertion", f"E       E   db:5432:app:deploy:{PGPASS_PW}", PGPASS_PW, "db:5432:app:deploy:"),
     ("pgpass in a repr", f"E   assert 'x\\ndb:*:app:deploy:{PGPASS_PW}\\n' == ''", PGPASS_PW, "db:*:app:deploy:"),
     ("authorization token", f"Authorization: Token {API_TOKEN}", API_TOKEN, "Authorization: Token "),
     ("authorization in a dict", f"E   headers={{'Authorization': 'Token {API_TOKEN}'}}", API_TOKEN, "Authorization"),
@@ -89,6 +92,8 @@ def test_a_key_in_a_url_is_redacted(text):
 
 
 def test_an_allowlist_pragma_is_not_honoured():
+    from astra_memory.secret_scanner import secret_spans
+
     secret = "hunter2" + "-Corr3ct-x"
     text = f'password = "{secret}"  # pragma: allowlist secret'
     assert secret_spans(text), "detect-secrets' keyword detector ignores the pragma here"
@@ -98,6 +103,8 @@ def test_an_allowlist_pragma_is_not_honoured():
 
 def test_detect_secrets_finds_what_it_knows_first():
     """Its keyword detector and shaped plugins give spans; ours may find more, never fewer."""
+    from astra_memory.secret_scanner import secret_spans
+
     text = 'x = 1\nsecret_key = "s3cr3t-Valu3-42"\nslack: xoxb-1234567890-1234567890123-AbCdEfGhIjKl\n'
     found = [text[a:b] for a, b in secret_spans(text)]
     assert "s3cr3t-Valu3-42" in found
