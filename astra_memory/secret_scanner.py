@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import product
 
 from detect_secrets.filters.heuristic import (
     is_not_alphanumeric_string,
@@ -42,7 +43,7 @@ from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
 from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
 from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
 from detect_secrets.plugins.jwt import JwtTokenDetector
-from detect_secrets.plugins.keyword import QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP
+from detect_secrets.plugins.keyword import DENYLIST_REGEX, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP
 from detect_secrets.plugins.mailchimp import MailchimpDetector
 from detect_secrets.plugins.openai import OpenAIDetector
 from detect_secrets.plugins.pypi_token import PypiTokenDetector
@@ -65,6 +66,7 @@ SHAPED_DETECTORS = (
 # of its end (the JWT pattern's lazy signature): a span runs on to the end of the token it is in.
 _TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-+/=.]*")
 _KEY_HEAD = re.compile(r"[\w\-]*")
+_KEYWORD = re.compile(DENYLIST_REGEX, re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -89,8 +91,9 @@ def _keyword_spans(text: str) -> list[tuple[int, int]]:
     from astra_memory.redact import MIN_QUOTED_CHARS, REDACTED, names_a_secret  # the table's vetoes
 
     spans = []
-    for pattern, group in QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items():
-        for match in pattern.finditer(text):
+    rules = QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items()
+    for (start, end), (pattern, group) in product(_keyword_windows(text), rules):
+        for match in pattern.finditer(text, start, end):
             value = match.group(group)
             key = _key_around(text, match)
             if key is not None and not names_a_secret(key):
@@ -101,6 +104,25 @@ def _keyword_spans(text: str) -> list[tuple[int, int]]:
                 continue
             spans.append(match.span(group))
     return spans
+
+
+def _keyword_windows(text: str) -> list[tuple[int, int]]:
+    """Where the keyword detector's patterns run: the line of each keyword and the line after it.
+
+    One scan for the keywords instead of one per pattern (each pattern alone costs as much as
+    this scan); a value more than a line after its keyword is not looked for.
+    """
+    windows: list[tuple[int, int]] = []
+    for match in _KEYWORD.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        end = len(text) if end < 0 else text.find("\n", end + 1)
+        end = len(text) if end < 0 else end
+        if windows and start <= windows[-1][1]:  # overlaps the last window: that window grows
+            windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+        else:
+            windows.append((start, end))
+    return windows
 
 
 def _key_around(text: str, match: re.Match[str]) -> str | None:
