@@ -15,7 +15,7 @@ import pytest
 from astra_memory.redact import REDACTED
 from astra_memory.session.run import start_session, workspace_task
 from tests.conftest import BACKENDS
-from tests.helpers import call
+from tests.helpers import call, write_project
 from tests.test_protected_paths import diagnosed
 from tests.test_secret_contexts import DB_PASS, ELEVEN
 
@@ -49,13 +49,9 @@ def _stored_text(settings, backend: str) -> str:
 
 
 def test_the_eleven_forms_reach_nothing_stored_logged_or_sent(agent, settings, backend, tmp_path):
-    project = tmp_path / "proj"
-    (project / "app").mkdir(parents=True)
-    (project / "tests").mkdir()
-    (project / "app" / "__init__.py").write_text("")
-    (project / "app" / "config.py").write_text(CONFIG_PY)
-    (project / "tests" / "test_config.py").write_text(TEST_PY)
-    (project / ".env").write_text(f"DB_HOST=localhost\nDB_PASS={DB_PASS}\n")
+    project = write_project(tmp_path / "proj", {"app/__init__.py": "", "app/config.py": CONFIG_PY,
+                                                "tests/test_config.py": TEST_PY,
+                                                ".env": f"DB_HOST=localhost\nDB_PASS={DB_PASS}\n"})
     task = workspace_task(project, "python -m pytest -vv -p no:cacheprovider tests", settings, "secret-contexts")
     task.update(approve_edits=False, script=diagnosed(
         call("read_file", path="app/config.py"),
