@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from astra_memory.errors import ConfigurationError
+from astra_memory.redact import scrub
 
 # Calibrated on measured MiniLM scores: `astra-memory bench retrieval` (shipped cases, 34 scenarios in
 # 8 families) scores every symptom query against every stored record. Related pairs (same bug family,
@@ -199,12 +200,13 @@ def option_help(name: str) -> str:
 def recorded_knobs(context: Context) -> dict[str, Any]:
     """The knobs a session keeps across resume, as JSON-able values for its checkpointed task.
 
-    A server URL that carries credentials is not recorded (checkpoints never hold secrets): such
-    a session needs ``--base-url`` again on resume.
+    A server URL that carries credentials (``user:password@``, or anything ``scrub`` redacts, such
+    as ``?key=...``) is not recorded (checkpoints never hold secrets): such a session needs
+    ``--base-url`` again on resume.
     """
     knobs = {name: getattr(context, name) for name, f in KNOBS.items() if f.metadata.get("recorded")}
     url = knobs.get("base_url")
-    if url and (urlsplit(url).username or urlsplit(url).password):
+    if url and (urlsplit(url).username or urlsplit(url).password or scrub(url) != url):
         knobs["base_url"] = None
     return knobs
 

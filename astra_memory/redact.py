@@ -7,16 +7,21 @@ transcript (models/transcript.py), ``report.json`` (nodes/report.py), and what e
 checkpointed conversation and so the prompt: tool observations (file contents, file lists, search
 hits, diffs), the memory brief, test output and the task's free text.
 
-Why a pattern list and not ``detect-secrets``: its plugins find the first line of a PEM key but
-not the key's body, have no detector for Hugging Face (``hf_``) or Google (``AIza``) keys, and scan
-line by line in Python; the formats below are its and the providers' published shapes, each with a
-row in tests/test_redact.py. A key glued to a name by an underscore (``test_sk-proj-...``, a test id
-that holds a key) is a key too (tests/test_redact_glued.py). Every pattern is linear (bounded
-repeats, no nested quantifiers), so scrubbing a 200 kB test log stays cheap.
+Two passes. First ``detect-secrets`` (secret_scanner.py: its shaped plugins and keyword detector, on
+the text in memory, no allowlist pragma honoured); then this module's table, for what it does not
+know: the body of a PEM key (its plugin finds the first line only), Hugging Face (``hf_``), Google
+(``AIza``), Vault (``hvs.``), age and DigitalOcean keys, bare ``KEY=value`` assignments, and the
+forms known by their context (secret_contexts.py: .netrc, .pgpass, ODBC ``Pwd=``, ``curl -u``,
+``mysql -p``, ``Authorization:`` and cookie headers, a Docker config's ``auth``, a URL's
+``?key=``). Each format has a row in tests/test_redact.py or tests/test_secret_contexts.py. A key
+glued to a name by an underscore (``test_sk-proj-...``, a test id that holds a key) is a key too
+(tests/test_redact_glued.py). Every pattern of the table is linear (bounded repeats, no nested
+quantifiers), so scrubbing a 200 kB test log stays cheap (scripts/bench_scrub.py measures both
+passes).
 
 Secrets with no shape of their own are found by their name: a value given to a key that names a
 secret (``password``, ``client_secret``, ``aws_secret_access_key``, ``AccountKey``, ``api_key``,
-``token``...) in every form it takes in test output (tests/test_secret_forms.py has a row per form):
+``token``, ``DB_PASS``...) in every form it takes in test output (tests/test_secret_forms.py has a row per form):
 ``key = value``, ``KEY=value``, ``key: value``, ``'key': 'value'`` (a dict repr, a pytest assertion
 diff), ``"key": "value"`` (JSON, and JSON inside a JSON string), ``obj["key"] == "value"``. A key
 that names a property of a secret (``password_length``, ``token_count``, ``token_type``) is not a
@@ -30,6 +35,9 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from astra_memory.secret_contexts import scrub_contexts
+from astra_memory.secret_scanner import redact_spans
 
 REDACTED = "[REDACTED]"
 
@@ -53,6 +61,9 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
     ("aws access key id", _START + r"(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
     ("npm token", _START + r"npm_[A-Za-z0-9]{36}\b"),
     ("pypi token", _START + r"pypi-AgE[A-Za-z0-9_\-]{20,}"),
+    ("hashicorp vault token", _START + r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+    ("age secret key", _START + r"AGE-SECRET-KEY-1[0-9A-Z]{50,}"),
+    ("digitalocean token", _START + r"do[opr]_v1_[a-f0-9]{64}"),
     ("sendgrid key", _START + r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
     # header.payload.signature, the first two base64url JSON objects (so they start with "eyJ")
     ("json web token", _START + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
@@ -80,7 +91,7 @@ _BARE_PASSWORD = re.compile(
 # pytest node id, nor ``://``), and the value: quoted (no whitespace, no line break; a closing quote
 # cut off at the end of a line still counts) or bare (up to a delimiter).
 _SECRET_WORDS = (r"api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|secret|token|passw(?:or)?d|passphrase"
-                 r"|credentials?")
+                 r"|credentials?|(?<![a-z])pass(?![a-z])")
 _KEY = rf"(?<![\w\-])(?P<key>[\w\-]{{0,40}}?(?:{_SECRET_WORDS})[\w\-]{{0,40}}?)(?![\w\-])"
 _BARE_CHARS = r"[^\s\"'`,;()\[\]{}<>&]"
 _KEYED = re.compile(
@@ -172,11 +183,17 @@ def scrub(text: str) -> str:
     """
     if not text or not isinstance(text, str):
         return text
+    return scrub_table(redact_spans(text, REDACTED))  # detect-secrets first (secret_scanner.py)
+
+
+def scrub_table(text: str) -> str:
+    """The second pass alone: this module's table and secret_contexts.py (scripts/bench_scrub.py times it)."""
     for _, pattern in SECRET_PATTERNS:
         if "pre" in pattern.groupindex:  # the words before the secret stay
             text = pattern.sub(lambda m: f"{m['pre']}{REDACTED}", text)
         else:
             text = pattern.sub(_shaped, text)
+    text = scrub_contexts(text)
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
     text = _BARE_PASSWORD.sub(lambda m: f"{m['user']}:{REDACTED}@", text)
     return _KEYED.sub(_keyed, text)

@@ -30,6 +30,14 @@ ALPHA_FIX = call("apply_edit", path="app/settings.py",
 FINISH = call("finish", fix_description="Strip whitespace around comma-separated values.", error_type="AssertionError")
 
 
+def write_project(root: Path, files: dict[str, str]) -> Path:
+    """A project folder at ``root`` holding ``files`` (relative path: text), parents made."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
 def file_text(task, rel: str) -> str:
     return (Path(task["workspace"]) / rel).read_text()
 

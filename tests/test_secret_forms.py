@@ -17,7 +17,7 @@ import pytest
 
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.session.run import start_session, workspace_task
-from tests.helpers import call
+from tests.helpers import call, write_project
 from tests.test_protected_paths import diagnosed
 
 # Fake credentials, built from parts so that no scanner of this repository mistakes them for real ones.
@@ -106,6 +106,21 @@ NOT_SECRETS = [
     "aws s3 cp build.zip s3://bucket/key/build.zip",
     "commit 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b secret rotation docs",
     "AccountName=devstoreaccount1;",
+    # forms that only look like a secret's context (tests/test_secret_contexts.py)
+    "docker run -u 1000:1000 image",
+    "sort -u names.txt",
+    "PWD=/home/ada/project",
+    "mysql -h db -u root -p app",
+    "pip install -p 3",
+    "tests/test_x.py:12: in test_login",
+    "app.py:10:5: E501 line too long",
+    "Set-Cookie: Path=/; HttpOnly",
+    "bypass = True",
+    "compass_heading = 270",
+    "pass_count = 3",
+    "    pass",
+    "See https://example.com/search?q=python&page=2",
+    "machine learning password reset flow",
 ]
 
 
@@ -140,12 +155,8 @@ SESSION_SECRETS = ("correcthorsebatterystaple", "qwertyuiopasdfghjkl", AWS_SECRE
 
 
 def test_secrets_in_failing_test_output_reach_no_stored_or_logged_text(agent, settings, tmp_path):
-    project = tmp_path / "proj"
-    (project / "app").mkdir(parents=True)
-    (project / "tests").mkdir()
-    (project / "app" / "__init__.py").write_text("")
-    (project / "app" / "config.py").write_text(CONFIG_PY)
-    (project / "tests" / "test_config.py").write_text(TEST_PY)
+    project = write_project(tmp_path / "proj", {"app/__init__.py": "", "app/config.py": CONFIG_PY,
+                                                "tests/test_config.py": TEST_PY})
     task = workspace_task(project, "python -m pytest -vv -p no:cacheprovider tests", settings, "secret-forms")  # -vv: dicts whole
     task.update(approve_edits=False, script=diagnosed(
         call("read_file", path="app/config.py"),

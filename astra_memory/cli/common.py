@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from astra_memory.redact import scrub
 from astra_memory.settings import Settings
 
 
@@ -54,7 +55,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     err.print("[red]error:[/red] ", end="")
-    err.print(message, markup=False, highlight=False)  # messages may hold [brackets]: not markup
+    err.print(scrub(message), markup=False, highlight=False)  # may hold [brackets]: not markup; a URL's key: scrubbed
     raise typer.Exit(code)
 
 

@@ -194,7 +194,7 @@ def probe_api_key(context: Context, *, timeout_s: float = PROBE_TIMEOUT_S) -> No
 
     client = openai.OpenAI(api_key=openai_api_key(), base_url=context.base_url, max_retries=0, timeout=timeout_s,
                            http_client=new_bounded_client())  # closed with the client below
-    where = context.base_url or "api.openai.com"
+    where = server_named(context)
     try:
         client.models.list()
     except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
@@ -210,6 +210,11 @@ def probe_api_key(context: Context, *, timeout_s: float = PROBE_TIMEOUT_S) -> No
         return
     finally:
         client.close()
+
+
+def server_named(context: Context) -> str:
+    """The model server as a message names it: its URL scrubbed (``?key=...``, ``user:password@``)."""
+    return redact_secrets(context.base_url) if context.base_url else "api.openai.com"
 
 
 def live_chat_model(name: str, context: Context) -> Runnable:
@@ -242,7 +247,7 @@ def _transport_error(exc: Exception, context: Context) -> LiveRequestError:
     """Turn what is left after the client's retries into an error that says what to change."""
     import openai
 
-    where = context.base_url or "api.openai.com"
+    where = server_named(context)
     status = getattr(exc, "status_code", None)
     if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
         text = f"the model server at {where} rejected the API key (HTTP {status}): set a valid {KEY_ENV}"
