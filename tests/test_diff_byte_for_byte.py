@@ -98,6 +98,7 @@ LINE_END_CASES = {
     "crlf": CRLF_SOURCE,
     "crlf-bom-no-final-newline": b"\xef\xbb\xbf" + CRLF_SOURCE.removesuffix(b"\r\n"),
     "lf-no-final-newline": CRLF_SOURCE.replace(b"\r\n", b"\n").removesuffix(b"\n"),
+    "lf-fixed-line-is-last-without-newline": b"def clamp(value, low, high):\n" + BROKEN.rstrip("\n").encode(),
     "mixed": b"def clamp(value, low, high):\n" + BROKEN.rstrip("\n").encode() + b"\r\n\nLIMIT = 99",
 }
 # the model's text is JSON: its line breaks are LF whatever the file's are
