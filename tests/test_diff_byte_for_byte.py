@@ -99,6 +99,9 @@ LINE_END_CASES = {
     "crlf-bom-no-final-newline": b"\xef\xbb\xbf" + CRLF_SOURCE.removesuffix(b"\r\n"),
     "lf-no-final-newline": CRLF_SOURCE.replace(b"\r\n", b"\n").removesuffix(b"\n"),
     "lf-fixed-line-is-last-without-newline": b"def clamp(value, low, high):\n" + BROKEN.rstrip("\n").encode(),
+    # lines end at LF only: a form feed line and a U+2028 in a comment are no line ends of the file
+    "lf-form-feed-and-line-separator": (b"def clamp(value, low, high):\n" + BROKEN.encode()
+                                        + b"\x0c\n# a \xe2\x80\xa8 line separator\nLIMIT = 99\n"),
     "mixed": b"def clamp(value, low, high):\n" + BROKEN.rstrip("\n").encode() + b"\r\n\nLIMIT = 99",
 }
 # the model's text is JSON: its line breaks are LF whatever the file's are
