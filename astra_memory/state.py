@@ -171,6 +171,9 @@ class EditInfo(TypedDict):
     before_sha256: str
     after_sha256: str
     diff: str
+    # the diff held text that looks like a secret, and ``diff`` is scrubbed: it is not what was
+    # written, so its record is stored not replayable (nodes/store.py)
+    diff_scrubbed: NotRequired[bool]
 
 
 class ConfirmResult(TypedDict):
@@ -281,8 +284,9 @@ def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
 
 def edit_info(record: Any) -> EditInfo:
     """A workspace.EditRecord as the state keeps it (the diff scrubbed; the hashes are of the real file)."""
+    diff = scrub(record.diff)
     return EditInfo(path=record.path, before_sha256=record.before_sha256, after_sha256=record.after_sha256,
-                    diff=scrub(record.diff))
+                    diff=diff, **({"diff_scrubbed": True} if diff != record.diff else {}))
 
 
 def memory_result(query: str, hits: list[Any], text: str) -> MemoryResult:

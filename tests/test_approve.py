@@ -152,3 +152,43 @@ def test_cli_default_asks_only_on_a_terminal_for_your_own_project():
     assert approval_default(workspace_run=True, interactive=True) is True
     assert approval_default(workspace_run=True, interactive=False) is False
     assert approval_default(workspace_run=False, interactive=True) is False
+
+
+def test_terminal_control_characters_in_a_proposal_are_shown_never_obeyed(agent, settings, capsys, monkeypatch):
+    """Issue 32 class 7, outside case 05: a proposed edit whose text clears the screen, sets the window
+    title, returns the carriage over the line and reverses it (U+202E) is printed at the approval prompt
+    with each of those made visible; the terminal receives none of them raw."""
+    import io
+
+    from astra_memory.cli.approval import ask_on_terminal
+    from astra_memory.cli.common import err
+    from tests.helpers import ALPHA_DIAGNOSIS, FINISH, call
+
+    hostile = FIXED + "  # \x1b[2J\x1b]0;owned\x07 looks fine\r\u202eevil\x9b31m"
+    task = task_with_script(settings, "ask-hostile", [
+        ALPHA_DIAGNOSIS, call("apply_edit", path="app/settings.py", old_text=ORIGINAL, new_text=hostile), FINISH])
+    monkeypatch.setattr(sys, "stdin", io.StringIO("r\nnot this\n"))
+    seen = []
+    ask = ask_on_terminal(err)
+    final = start_session(agent, {**task, "approve_edits": True},
+                          on_approval=lambda request: seen.append(request) or ask(request))
+    assert len(seen) == 1 and "\x1b[2J" in seen[0]["diff"]  # the proposal itself carries them raw
+    assert final["approvals"][0]["decision"] == "reject" and ORIGINAL in file_text(task, "app/settings.py")
+    shown = capsys.readouterr().err
+    assert "approval needed" in shown
+    for raw in ("\x1b", "\x07", "\r", "\u202e", "\x9b"):
+        assert raw not in shown, repr(raw)
+    assert "# \\x1b[2J\\x1b]0;owned\\x07 looks fine\\x0d\\u202eevil\\x9b31m" in shown
+
+
+def test_every_cli_console_makes_untrusted_text_visible(capsys):
+    from astra_memory.bench import cli as bench_cli
+    from astra_memory.cli import common
+
+    for console in (common.console, common.err, bench_cli.console, bench_cli.err):
+        console.print("a\x1b[31mb\u2066c\u200bd\ufeff", markup=False)
+        console.print(f"[bold]{common.lit('x[/bold]')}[/bold] \x1b[0m")  # markup still styles; ESC shown
+    out = capsys.readouterr()
+    for text in (out.out, out.err):
+        assert "\x1b" not in text and "\u2066" not in text and "\u200b" not in text and "\ufeff" not in text
+        assert text.count("a\\x1b[31mb\\u2066c\\u200bd\\ufeff") == 2 and text.count("x[/bold] \\x1b[0m") == 2

@@ -84,3 +84,69 @@ def test_memory_import_refuses_a_diff_that_does_not_parse(agent, settings, tmp_p
     path.write_text(json.dumps(line) + "\n")
     with pytest.raises(MemoryValidationError, match="line 1: .*diff: not a unified diff"):
         read_records(path)
+
+
+# Issue 32 class 8: a file's line ends and encoding are kept byte for byte by the edit, the stored
+# diff and its replay. Each project is written byte for byte (tests and source alike, as a checkout
+# made on Windows is), fixed by a scripted session through the real graph, then replayed with no
+# model into a second copy made the same way.
+CRLF_SOURCE = b"def clamp(value, low, high):\r\n" + BROKEN.rstrip("\n").encode() + b"\r\n\r\n\r\nLIMIT = 99\r\n"
+CRLF_TESTS = (b"import pytest\r\nfrom app.numbers import clamp\r\n\r\n"
+              b"@pytest.mark.parametrize('value,expected', [(5, 5), (100, 99), (120, 99)])\r\n"
+              b"def test_clamp(value, expected):\r\n    assert clamp(value, 0, 99) == expected\r\n")
+LINE_END_CASES = {
+    "crlf": CRLF_SOURCE,
+    "crlf-bom-no-final-newline": b"\xef\xbb\xbf" + CRLF_SOURCE.removesuffix(b"\r\n"),
+    "lf-no-final-newline": CRLF_SOURCE.replace(b"\r\n", b"\n").removesuffix(b"\n"),
+    "lf-fixed-line-is-last-without-newline": b"def clamp(value, low, high):\n" + BROKEN.rstrip("\n").encode(),
+    # lines end at LF only: a form feed line and a U+2028 in a comment are no line ends of the file
+    "lf-form-feed-and-line-separator": (b"def clamp(value, low, high):\n" + BROKEN.encode()
+                                        + b"\x0c\n# a \xe2\x80\xa8 line separator\nLIMIT = 99\n"),
+    "mixed": b"def clamp(value, low, high):\n" + BROKEN.rstrip("\n").encode() + b"\r\n\nLIMIT = 99",
+}
+# the model's text is JSON: its line breaks are LF whatever the file's are
+TWO_LINE_SCRIPT = [
+    SCRIPT[0],
+    call("apply_edit", path="app/numbers.py", old_text="def clamp(value, low, high):\n" + BROKEN.rstrip("\n"),
+         new_text="def clamp(value, low, high):\n    # the upper bound itself, not one above it\n"
+                  + FIXED.rstrip("\n")),
+    SCRIPT[2],
+]
+
+
+def _bytes_project(root: Path, source: bytes) -> Path:
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "__init__.py").write_bytes(b"")
+    (root / "app" / "numbers.py").write_bytes(source)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_numbers.py").write_bytes(CRLF_TESTS)
+    return root
+
+
+@pytest.mark.parametrize("case", sorted(LINE_END_CASES))
+def test_line_ends_and_encoding_are_kept_by_the_fix_and_its_replay(agent, settings, tmp_path, case):
+    source = LINE_END_CASES[case]
+    first = _bytes_project(tmp_path / "first" / "clampy", source)
+    task = workspace_task(first, TEST_COMMAND, settings, f"{case}-first")
+    final = start_session(agent, {**task, "script": SCRIPT, "approve_edits": False})
+    assert final["status"] == "fixed", final.get("reason")
+    fixed = (first / "app" / "numbers.py").read_bytes()
+    assert fixed == source.replace(BROKEN.rstrip("\n").encode(), FIXED.rstrip("\n").encode())  # one line, nothing else
+    record = agent.memory.get(final["stored_memory_id"])
+    assert ("\r\n" in record.diff) == (b"\r\n" in source)  # the diff is of the bytes, line ends included
+    second = _bytes_project(tmp_path / "second" / "clampy", source)
+    task = workspace_task(second, TEST_COMMAND, settings, f"{case}-second")
+    final = start_session(agent, {**task, "approve_edits": False})
+    assert final["status"] == "fixed", final.get("reason")
+    assert final["budget"].get("model_requests", 0) == 0 and final["replay"]["replayed"] == record.memory_id
+    assert (second / "app" / "numbers.py").read_bytes() == fixed  # byte for byte the first fixed file
+
+
+def test_a_multi_line_edit_of_a_crlf_file_is_written_in_crlf(agent, settings, tmp_path):
+    root = _bytes_project(tmp_path / "clampy", CRLF_SOURCE)
+    task = workspace_task(root, TEST_COMMAND, settings, "crlf-two-lines")
+    final = start_session(agent, {**task, "script": TWO_LINE_SCRIPT, "approve_edits": False})
+    assert final["status"] == "fixed", final.get("reason")
+    fixed = (root / "app" / "numbers.py").read_bytes()
+    assert b"    # the upper bound itself, not one above it\r\n" + FIXED.rstrip("\n").encode() + b"\r\n" in fixed
+    assert b"\n" not in fixed.replace(b"\r\n", b"")  # no LF line end crept in

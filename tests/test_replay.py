@@ -202,3 +202,59 @@ def test_a_rejected_replay_writes_nothing_and_names_the_reason(agent, settings, 
     assert attempt == {"memory_id": memory_id, "result": "rejected by the human reviewer: not this one"}
     assert final["status"] == "needs_model" and tree(project) == before
     assert len(agent.memory.get(memory_id).confirmations) == 1
+
+
+# -- issue 32 class 7: replay applies the diff that was confirmed, never one scrubbed of a secret ----
+
+DB_SOURCE = ('def service():\n    """The CI database service."""\n    return {\n        "host": "localhost",\n'
+             '        "user": "postgres",\n    }\n')
+DB_TESTS = ("from app.db import service\n\n\ndef test_the_ci_password_is_set():\n"
+            '    assert service()["password"] == "postgres"\n')
+PASSWORD_SCRIPT = [
+    {"tool": "state_diagnosis", "args": {"error_type": "KeyError", "cause": "The CI service has no password entry.",
+                                         "files": ["app/db.py"]}},
+    {"tool": "apply_edit", "args": {"path": "app/db.py", "old_text": '        "user": "postgres",\n',
+                                    "new_text": '        "user": "postgres",\n        "password": "postgres",\n'}},
+    {"tool": "finish", "args": {"fix_description": "Give the CI service its well-known password.",
+                                "error_type": "KeyError"}},
+]
+
+
+def db_project(root: Path) -> Path:
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "__init__.py").write_text("")
+    (root / "app" / "db.py").write_text(DB_SOURCE)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_db.py").write_text(DB_TESTS)
+    return root
+
+
+@pytestmark_backends
+def test_a_fix_whose_diff_was_scrubbed_is_stored_not_replayable_and_never_applied(agent, settings, tmp_path):
+    task = workspace_task(db_project(tmp_path / "first" / "ciservice"), TEST_COMMAND, settings, "secret-first")
+    final = start_session(agent, {**task, "script": PASSWORD_SCRIPT, "approve_edits": False})
+    assert final["status"] == "fixed", final.get("reason")
+    record = agent.memory.get(final["stored_memory_id"])
+    assert '+        "password": "[REDACTED]",\n' in record.diff  # scrubbed as stored
+    assert record.not_replayable and record.replay_refusal.startswith("not replayable: the confirmed diff")
+    project = db_project(tmp_path / "second" / "ciservice")
+    asked = []  # a human is there, and would say yes: a scrubbed diff is not even put to them
+    task = workspace_task(project, TEST_COMMAND, settings, "secret-second")
+    final = start_session(agent, task, on_approval=lambda request: asked.append(request) or "approve")
+    assert asked == [] and not final.get("edits") and final["status"] == "needs_model"
+    assert (project / "app" / "db.py").read_text() == DB_SOURCE  # no "[REDACTED]" written into the code
+    (passed,) = [p for p in final["replay"]["passed_over"] if p["memory_id"] == record.memory_id]
+    assert passed["result"].startswith("it is not replayable: the confirmed diff held text that looks like a secret")
+    env = cli_env(**({"ASTRA_DATABASE_URL": settings.database_url} if settings.database_url else {}))
+    shown = run_cli("memory", "show", record.memory_id, env=env)
+    assert shown.returncode == 0 and "replayable: no, not replayable: the confirmed diff" in shown.stdout
+    found = run_cli("memory", "search", "KeyError password test_the_ci_password_is_set", env=env)
+    assert 'replayable: no, "not replayable: the confirmed diff' in found.stdout, found.stdout
+
+
+def test_a_record_stored_before_the_flag_with_redacted_in_its_diff_is_not_replayed(agent, settings, tmp_path):
+    memory_id = fix_alpha_once(agent, settings)
+    record = agent.memory.get(memory_id)
+    assert record.replay_refusal == ""  # a clean diff is replayable
+    old = record.model_copy(update={"diff": record.diff.replace("origin.strip()", '"[REDACTED]"')})
+    assert old.not_replayable is None and old.replay_refusal.startswith("not replayable: the stored diff holds")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
+from astra_memory.cli.terminal import SafeConsole
 from rich.table import Table
 
 from astra_memory.bench.extra import require_bench_extra
@@ -22,8 +22,8 @@ from astra_memory.errors import AstraError
 
 bench_app = typer.Typer(help="Benchmarks: retrieval quality, the multi-session experiment, performance.",
                         no_args_is_help=True)
-console = Console()
-err = Console(stderr=True, soft_wrap=True)
+console = SafeConsole()  # untrusted text is never printed raw (cli/terminal.py)
+err = SafeConsole(stderr=True, soft_wrap=True)
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Results folder (default ./results/<bench>/).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the whole result as one JSON object.")]
 EvalsOpt = Annotated[Optional[Path], typer.Option(

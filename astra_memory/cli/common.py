@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -13,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from astra_memory.cli.terminal import SafeConsole, visible
 from astra_memory.redact import scrub
 from astra_memory.settings import Settings
 
@@ -46,8 +46,8 @@ def _settings(ctx: typer.Context) -> Settings:
     return Settings(database_url=url) if url else Settings()
 
 
-console = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
+console = SafeConsole(soft_wrap=True)  # untrusted text is never printed raw (cli/terminal.py)
+err = SafeConsole(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
@@ -59,15 +59,12 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
     raise typer.Exit(code)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 def lit(value: Any) -> str:
     """Project text, stored text, paths, diffs or test output inside a markup string: printed as it
     is (``[bold]``, ``[/]``, ``t[value % 10]``, backslashes), never read as rich markup; control
     characters (an ESC that would drive the terminal, a carriage return that would overwrite the
-    line) shown as ``\\x1b`` escapes, never sent raw."""
-    return escape(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(value)))
+    line, a bidi override) shown as ``\\x1b`` escapes, never sent raw (cli/terminal.py)."""
+    return escape(visible(value))
 
 
 # Below this width a listing is printed one record per block (``key: value`` lines), not as a table

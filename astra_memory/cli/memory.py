@@ -190,8 +190,10 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
     if as_json:
         return _print_json({**record.model_dump(mode="json"),
                             "tried_first": [a.model_dump(mode="json") for a in tried_first]})
-    for key, value in record.model_dump(mode="json", exclude={"confirmations"}).items():
+    for key, value in record.model_dump(mode="json", exclude={"confirmations", "not_replayable"}).items():
         console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup
+    refusal = record.replay_refusal
+    console.print(f"[bold]replayable[/bold]: {lit('no, ' + refusal if refusal else 'yes')}", highlight=False)
     print_records(["confirmed at", "kind", "session / thread", "model", "outcome"],
                   [[c.confirmed_at.isoformat()[:19], c.kind, c.session_id if c.session_id == c.thread_id
                     else f"{c.session_id} / {c.thread_id}", c.model, c.outcome] for c in record.confirmations],

@@ -45,7 +45,7 @@ from astra_memory.rules.gates import require_workspace_passed
 from astra_memory.state import AgentState, ConfirmResult, EditInfo
 from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
-from astra_memory.workspace.files import sha256_text
+from astra_memory.workspace.files import sha256_bytes
 from astra_memory.workspace.snapshot import fresh_copy
 
 FRESH_DIR = "confirm"
@@ -74,13 +74,14 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
         original = pristine / rel
         if original.is_symlink() or not original.is_file():
             raise NotTheSessionsEdits(f"{rel} did not exist when the session started; it is not a source edit")
-        if sha256_text(original.read_text(encoding="utf-8")) != edits[0]["before_sha256"]:
+        # bytes, never text read with newline translation: a CRLF file is hashed as the edit hashed it
+        if sha256_bytes(original.read_bytes()) != edits[0]["before_sha256"]:
             raise NotTheSessionsEdits(f"{rel} had changed before the session's first edit of it (a test run?)")
         try:  # through the workspace's no-follow path, as the edits were written
             current = workspace.read_bytes(rel)[1]
         except WorkspaceError as exc:
             raise NotTheSessionsEdits(f"{rel} cannot be read back: {exc}") from None
-        if sha256_text(current.decode("utf-8", errors="replace")) != edits[-1]["after_sha256"]:
+        if sha256_bytes(current) != edits[-1]["after_sha256"]:
             raise NotTheSessionsEdits(f"{rel} changed after the session's last edit of it, by something else")
         files[rel] = current
     return files

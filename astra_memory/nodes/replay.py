@@ -50,7 +50,7 @@ from astra_memory.stores.trust import replay_trust
 from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
 from astra_memory.workspace import patch
-from astra_memory.workspace.files import unified_diff
+from astra_memory.workspace.line_ends import unified_diff
 
 
 def candidates(state: AgentState, runtime: Runtime[Context], workspace) -> tuple[list[FixRecord], list[ReplayAttempt]]:

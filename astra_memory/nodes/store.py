@@ -33,7 +33,7 @@ from astra_memory.rules.gates import require_fix_confirmed
 from astra_memory.rules.runner_checks import RunnerCheck, runner_checks
 from astra_memory.state import AgentState
 from astra_memory.stores.lifecycle import supersede_earlier
-from astra_memory.stores.record import Confirmation, utc_now
+from astra_memory.stores.record import SCRUBBED_DIFF, Confirmation, utc_now
 from astra_memory.stores.trust import replay_trust
 from astra_memory.testrun.symptoms import Failure, symptom_query
 
@@ -123,6 +123,8 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         model=model,
         kind="replay" if replayed else "fix",
         diagnosis=stored_diagnosis(state),
+        # the state keeps diffs scrubbed: one that had to be is not what was confirmed, never replayed
+        not_replayable=SCRUBBED_DIFF if any(e.get("diff_scrubbed") for e in edits) else None,
     )
     if source is not None and source.memory_id != record.memory_id:
         # Replayed into another project and confirmed here: the replayed fix is confirmed in this project too.

@@ -5,7 +5,9 @@ floor against noise, not a relevance filter, so the model sees similar fixes as 
 is stricter, because it writes files and runs the project's tests with no one reading the diff
 first. A hit is tried only when all of these hold:
 
-- it is an **active** record (not invalidated or superseded) and holds a stored **diff**;
+- it is an **active** record (not invalidated or superseded) and holds a stored **diff** that is
+  **replayable**: byte for byte the confirmed one, never a diff scrubbed of a secret
+  (``FixRecord.replay_refusal``: replaying ``"password": "[REDACTED]"`` is no fix);
 - every file its diff changes **exists in this workspace** (a fix of another project's
   ``app/x.py`` is not tried on a project without one);
 - its **match is strong**: the cosine score of its record for this failure's symptoms is at least
@@ -52,6 +54,8 @@ def why_not_replayed(record: FixRecord, score: float, workspace: Workspace) -> s
         return f"it is {record.status}{later}" if record.status == "superseded" else f"it is {record.status}"
     if not record.diff.strip():
         return "it has no stored diff"
+    if record.replay_refusal:  # a scrubbed diff is not the confirmed one: never applied
+        return f"it is {record.replay_refusal}"
     missing = missing_files(record, workspace)
     if missing:
         names = ", ".join(missing)

@@ -49,6 +49,8 @@ def format_hits(hits: list[MemoryHit], *, notes: dict[str, str] | None = None) -
         ]
         if r.status == "superseded":
             lines.append(f"  superseded by: {r.superseded_by} (a later fix of the same lines)")
+        if r.replay_refusal:  # never applied by replay; the model may still read it as a hint
+            lines.append(f"  replayable: no, {quoted(r.replay_refusal, 500)}")
         if notes and r.memory_id in notes:
             # Our own words around a path from a diff: escaped to one line, not quoted as a whole.
             lines.append(f"  {quoted(cut(notes[r.memory_id], NOTE_CHARS))[1:-1]}")

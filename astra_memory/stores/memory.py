@@ -186,13 +186,15 @@ class FixMemory:
                          *, confirmed_outcome: str | None, symptom: str, diff: str, session_id: str,
                          thread_id: str | None = None, project: str = "", model: str = "",
                          timestamp: datetime | None = None, kind: ConfirmationKind = "fix",
-                         diagnosis: RecordDiagnosis | dict | None = None) -> FixRecord:
+                         diagnosis: RecordDiagnosis | dict | None = None,
+                         not_replayable: str | None = None) -> FixRecord:
         """Store a confirmed fix. ``outcome`` must be exactly the string the passing run produced.
 
         The same fix (project, error type, normalised diff) confirmed again is the same record: this
         session is added to its ``confirmations`` (``kind="replay"`` when memory's own diff was replayed).
         ``diagnosis``: the fixing session's stated diagnosis (error type, cause, files), kept with the
         fix so that a later diagnosis is matched against causes (``FixRecord.diagnosis``).
+        ``not_replayable``: why the diff must never be applied (it was scrubbed: nodes/store.py).
         """
         if not confirmed_outcome or outcome != confirmed_outcome:
             raise UnconfirmedOutcomeError(
@@ -217,6 +219,7 @@ class FixMemory:
             "thread_id": thread_id or session_id, "project": project, "model": model,
             "confirmations": [confirmation],
             **({"diagnosis": diagnosis} if diagnosis else {}),
+            **({"not_replayable": not_replayable} if not_replayable else {}),
         })
         # The id over the fields as stored (scrubbed, trimmed): `memory import` recomputes it from
         # an exported record's content and refuses a mismatch, so the two must agree.

@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from astra_memory.errors import MemoryValidationError
-from astra_memory.redact import scrub, scrub_data
+from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.workspace.diffs import diff_problem, normalized_diff
 
@@ -158,6 +158,12 @@ def problems(exc: ValidationError) -> str:
     return "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'record'}: {err['msg']}" for err in exc.errors())
 
 
+SCRUBBED_DIFF = ("not replayable: the confirmed diff held text that looks like a secret, and the stored diff "
+                 f"has {REDACTED} in its place; replaying it would write that placeholder into the code")
+SCRUBBED_BEFORE = (f"not replayable: the stored diff holds {REDACTED} (a secret scrubbed from it, or text that "
+                   "cannot be told from one); replaying it could write that placeholder into the code")
+
+
 class FixRecord(StoredRecord):
     """One confirmed fix. Every string field (ids, paths, model name included) is scrubbed of secrets."""
 
@@ -191,6 +197,11 @@ class FixRecord(StoredRecord):
     # Optional and additive (no schema version change): records before it, imported ones and replays
     # have none, and a record without it is stored without the key, so earlier versions still read it.
     diagnosis: RecordDiagnosis | None = Field(default=None, description="the fixing session's diagnosis")
+    # Optional and additive too: why this record's diff is never applied (None: it may be). A diff
+    # that had to be scrubbed of a secret is not the diff that was confirmed: replaying it would
+    # write ``[REDACTED]`` into the code (``replay_refusal``).
+    not_replayable: str | None = Field(default=None, max_length=500,
+                                       description="why the stored diff is never replayed (it was scrubbed)")
 
     @field_validator("memory_id")
     @classmethod
@@ -264,7 +275,21 @@ class FixRecord(StoredRecord):
     @model_validator(mode="before")
     @classmethod
     def _scrubbed(cls, value: Any, info: ValidationInfo) -> Any:
-        return scrub_data(value) if isinstance(value, dict) and scrubbing(info) else value
+        if not (isinstance(value, dict) and scrubbing(info)):
+            return value
+        diff = value.get("diff")
+        if isinstance(diff, str) and not value.get("not_replayable") and scrub(diff) != diff:
+            value = {**value, "not_replayable": SCRUBBED_DIFF}  # an import, a store given a raw diff
+        return scrub_data(value)
+
+    @property
+    def replay_refusal(self) -> str:
+        """Why replay never applies this record's diff, or "": the reason it was stored with, or, for
+        a record stored before there was one, a ``[REDACTED]`` in its diff (a scrubbed secret cannot
+        be told from that text, so such a diff is never applied)."""
+        if self.not_replayable:
+            return self.not_replayable
+        return SCRUBBED_BEFORE if REDACTED in self.diff else ""
 
     @property
     def embed_text(self) -> str:
@@ -285,8 +310,9 @@ class FixRecord(StoredRecord):
 
     def to_store_value(self) -> dict[str, Any]:
         value = self.model_dump(mode="json")
-        if value.get("diagnosis") is None:
-            value.pop("diagnosis", None)
+        for optional in ("diagnosis", "not_replayable"):  # absent when unset: earlier versions read it
+            if value.get(optional) is None:
+                value.pop(optional, None)
         value["embed_text"] = self.embed_text
         value[CAUSE_FIELD] = self.mechanism_text  # what a diagnosis is matched with: the cause without names
         return value

@@ -120,12 +120,28 @@ def hunk_edits(diff: str) -> list[HunkEdit]:
         if _strip_prefix(patched.source_file) != _strip_prefix(patched.target_file):
             raise DiffError(f"{patched.path}: renames are not replayed")
         for hunk in patched:
-            old = "".join(line.value for line in hunk if line.line_type in " -")
-            new = "".join(line.value for line in hunk if line.line_type in " +")
+            old, new = _sides(hunk)
             if not old:
                 raise DiffError(f"{patched.path}: a hunk without source lines cannot be located")
             edits.append(HunkEdit(_strip_prefix(patched.path), old, new, hunk.source_start))
     return edits
+
+
+def _sides(hunk) -> tuple[str, str]:
+    """(source text, target text) of one hunk, byte for byte: a line followed by ``\\ No newline at
+    end of file`` is the file's last, without its ``\\n`` (unidiff keeps the newline in its value)."""
+    old: list[str] = []
+    new: list[str] = []
+    last: list[list[str]] = []  # the sides the previous line went to
+    for line in hunk:
+        if line.line_type == "\\":
+            for side in last:
+                side[-1] = side[-1].removesuffix("\n")
+            continue
+        last = [side for side, kinds in ((old, " -"), (new, " +")) if line.line_type in kinds]
+        for side in last:
+            side.append(line.value)
+    return "".join(old), "".join(new)
 
 
 def produced_lines(diff: str) -> dict[str, list[str]]:

@@ -10,7 +10,6 @@ and time, so no pattern can hang a session.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import itertools
 import json
@@ -33,6 +32,7 @@ from astra_memory.workspace.confined import (
     split_path,
     write_own_file,
 )
+from astra_memory.workspace.line_ends import in_file_style, unified_diff
 from astra_memory.workspace.protected import ProtectedPaths
 
 MAX_READ_CHARS = 100_000
@@ -47,14 +47,13 @@ SEARCHED_SUFFIXES = (".py", ".toml", ".cfg", ".ini", ".txt", ".md", ".json", ".y
 SKIPPED_DIRS = {"__pycache__", ".pytest_cache", ".venv", "node_modules", ".astra"}
 
 
-def unified_diff(rel: str, before: str, after: str) -> str:
-    """The unified diff of one workspace file (a/rel -> b/rel), as edits record it and memory stores it."""
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{rel}", tofile=f"b/{rel}"))
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The sha256 of ``text``'s UTF-8 bytes: of an edited file's bytes, which are decoded strictly."""
+    return sha256_bytes(text.encode("utf-8"))
 
 
 def compile_pattern(pattern: str):
@@ -283,6 +282,7 @@ class Workspace:
                 )
         if not old_text:
             raise WorkspaceError("old_text must not be empty")
+        old_text, new_text = in_file_style(current, old_text, new_text)  # CRLF stays CRLF, a BOM stays
         count = current.count(old_text)
         if count != 1:
             where = "not found" if count == 0 else f"found {count} times"

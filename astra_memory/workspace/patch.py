@@ -23,7 +23,8 @@ from pathlib import Path
 
 from astra_memory.errors import WorkspaceError
 from astra_memory.workspace.diffs import DiffError, hunk_edits
-from astra_memory.workspace.files import EditRecord, Workspace, sha256_text
+from astra_memory.workspace.files import EditRecord, Workspace, sha256_bytes, sha256_text
+from astra_memory.workspace.line_ends import in_file_style
 
 
 class ReplayRefused(Exception):
@@ -55,9 +56,8 @@ def plan_patch(workspace: Workspace, diff: str) -> list[FilePatch]:
                 originals[rel] = texts[rel] = data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise ReplayRefused(f"{rel} cannot be read as UTF-8 text: {exc}") from None
-        old_text, new_text = hunk.old_text, hunk.new_text
-        if "\r\n" in texts[rel] and "\r" not in old_text:  # a CRLF file, a diff stored with LF lines
-            old_text, new_text = old_text.replace("\n", "\r\n"), new_text.replace("\n", "\r\n")
+        # byte for byte; a diff stored with LF lines (before line ends were kept) meets a CRLF file
+        old_text, new_text = in_file_style(texts[rel], hunk.old_text, hunk.new_text)
         found = texts[rel].count(old_text)
         if found != 1:
             where = "its lines are not in the file (they differ or are gone)" if found == 0 else \
@@ -65,10 +65,6 @@ def plan_patch(workspace: Workspace, diff: str) -> list[FilePatch]:
             raise ReplayRefused(f"{rel}: the hunk from line {hunk.source_start} does not apply: {where}")
         texts[rel] = texts[rel].replace(old_text, new_text, 1)
     return [FilePatch(rel, originals[rel], texts[rel]) for rel in texts if texts[rel] != originals[rel]]
-
-
-def _sha_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 @dataclass
@@ -114,7 +110,7 @@ def begin(workspace: Workspace, memory_id: str, patches: list[FilePatch], journa
     files = []
     for patch in patches:
         original = workspace.read_bytes(patch.path)[1]
-        files.append(JournaledFile(patch.path, _sha_bytes(original), sha256_text(patch.after),
+        files.append(JournaledFile(patch.path, sha256_bytes(original), sha256_text(patch.after),
                                    base64.b64encode(original).decode("ascii")))
     journal = ReplayJournal(memory_id, "applying", files,
                             journal_dir / journal_name(memory_id) if journal_dir is not None else None)
@@ -131,9 +127,9 @@ def restore(workspace: Workspace, journal: ReplayJournal) -> None:
     """Put every journaled file back to its original bytes; refuse a file changed by someone else."""
     for entry in journal.files:
         current = workspace.read_bytes(entry.path)[1]
-        if _sha_bytes(current) == entry.original_sha256:
+        if sha256_bytes(current) == entry.original_sha256:
             continue
-        if sha256_text(current.decode("utf-8", errors="replace")) != entry.after_sha256:
+        if sha256_bytes(current) != entry.after_sha256:
             raise WorkspaceError(f"{entry.path} changed since the replay of {journal.memory_id} was journaled; "
                                  "refusing to guess (restore it by hand)")
         workspace.write_bytes(entry.path, base64.b64decode(entry.original_b64))
