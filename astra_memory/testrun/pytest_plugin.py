@@ -34,6 +34,11 @@ class _Recorder:
         if report.failed or report.skipped:
             self.write(e="collect", id=report.nodeid, outcome=report.outcome)
 
+    def pytest_collection_finish(self, session):
+        # each parametrized item's slot: its function and its parameters' indices (testrun/id_slots.py)
+        self.write(e="collected", slots=[[item.nodeid, slot] for item in session.items
+                                         for slot in [_slot(item)] if slot])
+
     def pytest_deselected(self, items):
         self.write(e="deselected", ids=[item.nodeid for item in items])
 
@@ -48,6 +53,16 @@ class _Recorder:
     def pytest_unconfigure(self, config):
         if _ACTIVE and _ACTIVE[0] is self:
             _ACTIVE.clear()
+
+
+def _slot(item):
+    """``<function's node id>#<argname>=<index>,...`` for a parametrized item, else None."""
+    indices = getattr(getattr(item, "callspec", None), "indices", None)
+    name, original = getattr(item, "name", ""), getattr(item, "originalname", None)
+    if not isinstance(indices, dict) or not indices or not original or not item.nodeid.endswith(name):
+        return None
+    function = item.nodeid[:len(item.nodeid) - len(name)] + original
+    return function + "#" + ",".join(f"{key}={indices[key]}" for key in sorted(indices))
 
 
 def pytest_configure(config):
