@@ -64,7 +64,8 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
         original = pristine / rel
         if original.is_symlink() or not original.is_file():
             raise NotTheSessionsEdits(f"{rel} did not exist when the session started; it is not a source edit")
-        if sha256_text(original.read_text(encoding="utf-8")) != edits[0]["before_sha256"]:
+        original_text = original.read_text(encoding="utf-8")
+        if sha256_text(original_text) != edits[0]["before_sha256"]:
             raise NotTheSessionsEdits(f"{rel} had changed before the session's first edit of it (a test run?)")
         try:  # through the workspace's no-follow path, as the edits were written
             current = workspace.read_bytes(rel)[1]
@@ -72,6 +73,9 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
             raise NotTheSessionsEdits(f"{rel} cannot be read back: {exc}") from None
         if sha256_text(current.decode("utf-8", errors="replace")) != edits[-1]["after_sha256"]:
             raise NotTheSessionsEdits(f"{rel} changed after the session's last edit of it, by something else")
+        why = workspace.protected.why_changed(rel, original_text, current.decode("utf-8", errors="replace"))
+        if why:
+            raise NotTheSessionsEdits(f"the session's edits make a test edit: {why}")
         files[rel] = current
     return files
 
