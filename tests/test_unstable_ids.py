@@ -118,3 +118,17 @@ def test_failing_ids_not_run_and_not_matched_are_inconclusive(tmp_path):
     # a real failure beside it: not inconclusive
     also = _judge(_results(tmp_path, START, _report(NEW), _report(OTHER, "failed"), FINISH), OBSERVED)
     assert not also.passed and also.inconclusive is None
+
+
+def test_an_inconclusive_run_says_so_in_its_record(tmp_path):
+    """Real pytest, observe's slot gone (a position no test holds now): not a pass, inconclusive, and the
+    run record keeps why."""
+    from astra_memory.state import run_record
+    from astra_memory.testrun.run import run_tests
+
+    root = _project(tmp_path / "p")
+    (root / "app" / "clamp.py").write_text("def clamp(value, low, high):\n" + RIGHT)
+    baseline = Baseline("pytest", {OLD: "failed"}, True, slots={OLD: FUNCTION + "#expected=9,value=9"})
+    run = run_tests(root, PYTEST, baseline=baseline)
+    assert not run.passed and run.inconclusive and OLD in run.inconclusive
+    assert run_record(run, phase="test", edits_seen=1)["inconclusive"] == run.inconclusive

@@ -6,8 +6,9 @@ test run to execute) can leave files there that make the next run pass, a genera
 copy of the project as it was before the session (the snapshot observe took), with the final
 content of each file the session edited written over it, and nothing else. Each edited file must
 be exactly what the session's edits made it: its snapshot content must hash to the first edit's
-``before``, its workspace content to the last edit's ``after``, and the edits of one file must
-chain. Store requires this node's passing result, and stores its outcome.
+``before``, its workspace content to the last edit's ``after``, the edits of one file must
+chain, and the change must not rewrite a test inside an editable file (the examples of a doctest
+that ran at observe: ``ProtectedPaths.why_changed``). Store requires this node's passing result, and stores its outcome.
 
 The fresh copy's run is judged like the workspace's (testrun/results.py): against observe's
 per-test results, with the environment the tests import from held to observe's record (the linked

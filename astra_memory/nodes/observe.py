@@ -65,8 +65,9 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
     record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
     record["environment"] = environment.to_record()
     failing = sorted(t for t, o in run.tests.items() if o in FAILING)
-    record["slots"] = failing_slots(run.slots, failing)
-    if record["slots"] and not run.passed:  # is a failing parametrized test's id the same in another process?
+    slots = failing_slots(run.slots, failing)
+    if slots and not run.passed:  # is a failing parametrized test's id the same in another process?
+        record["slots"] = slots
         record["unstable_ids"] = unstable_functions(
             record["slots"], pristine=pristine, workspace=task["workspace"], command=task["test_command"],
             env=task.get("test_env"), timeout_s=context_of(runtime).test_timeout_s, environment=environment,
@@ -95,6 +96,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         if run.evidence == "pytest":
             update["failure"]["failing_ids"] = failing
     emit(task.get("run_dir"), "observe", exit_code=run.exit_code, counts=run.counts, evidence=run.evidence,
-         environment_guard=environment.guard, outcome=run.outcome, failure=update.get("failure"),
+         environment_guard=environment.guard, outcome=record["outcome"], failure=update.get("failure"),
+         unstable_ids=record.get("unstable_ids"),
          status=update.get("status"))
     return update

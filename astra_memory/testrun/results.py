@@ -8,8 +8,17 @@ test's outcome, by id, to a results file there. ``judge`` reads that file agains
   killed before pytest finished never passes), the process's exit code is 0 and is pytest's own
   exit status, and the terminal summary pytest printed agrees with the per-test results;
 - no test fails or errors, and no test module fails to collect;
-- every test that failed (or errored, or failed to collect) at observe now passes by id: one
-  now skipped, xfailed or not run at all is a failure;
+- every test that failed (or errored) at observe now passes by id: one now skipped, xfailed or
+  not run at all is a failure; a doctest that failed is a test like any other (its examples are
+  protected from edits: workspace/protected.py);
+- a module (or folder) that failed to collect at observe has no test ids there: each test
+  collected from it now must pass (one skipped or xfailed fails the run), and it must hold at
+  least one test;
+- a parametrized test whose id differs from observe's (ids built from ``object()`` reprs, from
+  a set holding ``None``) is matched by its function and parameter position, when and only when
+  the function's ids differ between the runs (testrun/id_slots.py; the outcome names it); a run
+  that fails only because such ids are not run now and cannot be matched is ``inconclusive``
+  (``Verdict.inconclusive``, kept in the run record): not a pass, and not a failed attempt;
 - every test that passed at observe and still runs still passes (one now skipped is a failure);
 - at least one test passed.
 
