@@ -15,7 +15,7 @@ from pathlib import Path
 
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.testrun.results import Baseline, judge, read_results
-from tests.helpers import call
+from tests.test_parametrized_ids import RIGHT, SCRIPT, clamp_project  # the same clamp and its fix
 
 TEST = '''import pytest
 
@@ -27,25 +27,12 @@ from app.clamp import clamp
 def test_clamp(value, expected):
     assert clamp(value, 0, 99) == expected
 '''
-BUG = "    return max(low, min(value, high - 1))\n"
-RIGHT = "    return max(low, min(value, high))\n"
-SCRIPT = [
-    call("state_diagnosis", error_type="AssertionError", cause="clamp() caps at high - 1 instead of high.",
-         files=["app/clamp.py"]),
-    call("apply_edit", path="app/clamp.py", old_text=BUG, new_text=RIGHT),
-    call("finish", fix_description="clamp() caps values at high itself.", error_type="AssertionError"),
-]
 PYTEST = "python -m pytest -q -p no:cacheprovider tests"
 FUNCTION = "tests/test_clamp.py::test_clamp"
 
 
 def _project(root: Path) -> Path:
-    (root / "app").mkdir(parents=True)
-    (root / "app" / "__init__.py").write_text("")
-    (root / "app" / "clamp.py").write_text("def clamp(value, low, high):\n" + BUG)
-    (root / "tests").mkdir()
-    (root / "tests" / "test_clamp.py").write_text(TEST)
-    return root
+    return clamp_project(root, TEST)
 
 
 def test_a_fix_of_tests_with_unstable_ids_is_confirmed_by_position(agent, settings, tmp_path):
