@@ -98,6 +98,11 @@ class RunRecord(TypedDict):
     findings: NotRequired[list[str]]  # why the run is not a pass (empty when it is)
     environment_changes: NotRequired[list[str]]  # paths of the test environment changed since observe
     environment: NotRequired[dict[str, Any]]  # observe only: the environment held still (manifest.Environment)
+    # not a pass, and not judged a failure: observe's parametrized ids not run now and not matched by
+    # position (testrun/id_slots.py); such a run is not a failed attempt
+    inconclusive: NotRequired[str | None]
+    slots: NotRequired[dict[str, str]]  # observe only: parametrized id -> function and parameter position
+    unstable_ids: NotRequired[list[str]]  # observe only: functions whose ids differed between two collections
 
 
 class FailureInfo(TypedDict):
@@ -276,7 +281,7 @@ def run_record(run: Any, *, phase: RunPhase, edits_seen: int) -> RunRecord:
     record = RunRecord(command=run.command, exit_code=run.exit_code, passed=run.passed, counts=dict(run.counts),
                        output=scrub(run.output), duration_s=run.duration_s, timed_out=run.timed_out,
                        outcome=run.outcome, phase=phase, edits_seen=edits_seen)
-    for key in ("evidence", "tests", "results_complete", "findings", "environment_changes"):
+    for key in ("evidence", "tests", "results_complete", "findings", "environment_changes", "inconclusive"):
         if hasattr(run, key):
             record[key] = getattr(run, key)
     return record

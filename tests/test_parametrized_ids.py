@@ -35,17 +35,18 @@ SCRIPT = [
 SHOWN = [f"clamp [{test_id}]" for test_id in NODE_IDS]  # the failing tests, in words, with their ids
 
 
-def _project(root: Path) -> Path:
+def clamp_project(root: Path, test: str = TEST) -> Path:
+    """The clamp project with its bug, ``test`` its tests/test_clamp.py."""
     (root / "app").mkdir(parents=True)
     (root / "app" / "__init__.py").write_text("")
     (root / "app" / "clamp.py").write_text("def clamp(value, low, high):\n" + BUG)
     (root / "tests").mkdir()
-    (root / "tests" / "test_clamp.py").write_text(TEST)
+    (root / "tests" / "test_clamp.py").write_text(test)
     return root
 
 
 def test_parametrized_ids_are_stored_and_shown_whole(agent, settings, tmp_path):
-    task = {**workspace_task(_project(tmp_path / "clamps"), "python -m pytest -q -p no:cacheprovider tests",
+    task = {**workspace_task(clamp_project(tmp_path / "clamps"), "python -m pytest -q -p no:cacheprovider tests",
                              settings, "clamp-ids"), "script": SCRIPT, "approve_edits": False}
     final = start_session(agent, task)
     assert final["status"] == "fixed", final["reason"]

@@ -278,3 +278,45 @@ def test_a_non_pytest_command_says_it_is_exit_code_only(tmp_path):
     assert run.passed and run.evidence == "exit_code" and run.tests == {}
     assert run.outcome == f"exit code 0 from `{sys.executable} check.py` (exit code only: not a pytest run, " \
                           "no per-test results)"
+
+
+def test_each_test_of_a_module_that_failed_to_collect_must_pass(tmp_path):
+    """Issue 32, class 3: a module that failed to collect at observe has no test ids of its own; a "fix"
+    that makes it import but two of its three tests skip was "1 of 1 failing tests now pass"."""
+    baseline = Baseline("pytest", {"tests/test_calc.py": "error", "tests/test_other.py::test_x": "passed"}, True)
+    other = _report("tests/test_other.py::test_x")
+    skipping = _results(tmp_path, START, _report(ADD), _report(MUL, "skipped", "setup"), other, FINISH)
+    verdict = _judge(skipping, baseline=baseline)
+    assert not verdict.passed and "failed at observe, now skipped: tests/test_calc.py" in verdict.outcome
+    xfailing = _results(tmp_path, START, _report(ADD), _report(MUL, "skipped", xfail=True), other, FINISH)
+    assert "failed at observe, now xfailed: tests/test_calc.py" in _judge(xfailing, baseline=baseline).outcome
+    empty = _results(tmp_path, START, other, FINISH)  # it imports now, and holds no test
+    assert "failed to collect at observe, now collects no test: tests/test_calc.py" in \
+        _judge(empty, baseline=baseline).outcome
+
+
+def test_a_fix_that_lets_a_module_collect_with_its_tests_skipped_is_not_a_pass(tmp_path):
+    """Real pytest: at observe tests/test_calc.py cannot import ``sub``; the "fix" adds it, and makes
+    ``add`` and ``mul`` skip their tests."""
+    (tmp_path / "p" / "app").mkdir(parents=True)
+    root = tmp_path / "p"
+    (root / "app" / "__init__.py").write_text("")
+    (root / "app" / "calc.py").write_text(BUGGY)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_calc.py").write_text("from app.calc import add, mul, sub\n\n\ndef test_add():\n"
+                                                 "    assert add(2, 3) == 5\n\n\ndef test_mul():\n"
+                                                 "    assert mul(2, 3) == 6\n\n\ndef test_sub():\n"
+                                                 "    assert sub(3, 2) == 1\n")
+    first = run_tests(root, PYTEST)
+    assert first.tests == {"tests/test_calc.py": "error"}
+    baseline = Baseline("pytest", first.tests, first.results_complete)
+    (root / "app" / "calc.py").write_text("import unittest\n\n\ndef add(a, b):\n    raise unittest.SkipTest('later')\n\n\n"
+                                          "def mul(a, b):\n    raise unittest.SkipTest('later')\n\n\n"
+                                          "def sub(a, b):\n    return a - b\n")
+    run = run_tests(root, PYTEST, baseline=baseline)
+    assert run.exit_code == 0 and not run.passed
+    assert run.outcome == ("0 of 1 failing tests now pass; 1 passed, 0 failed, 2 skipped; 3 tests new since observe; "
+                           "not a pass: failed at observe, now skipped: tests/test_calc.py")
+    (root / "app" / "calc.py").write_text("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n\n\n"
+                                          "def sub(a, b):\n    return a - b\n")
+    assert run_tests(root, PYTEST, baseline=baseline).passed

@@ -6,8 +6,9 @@ test run to execute) can leave files there that make the next run pass, a genera
 copy of the project as it was before the session (the snapshot observe took), with the final
 content of each file the session edited written over it, and nothing else. Each edited file must
 be exactly what the session's edits made it: its snapshot content must hash to the first edit's
-``before``, its workspace content to the last edit's ``after``, and the edits of one file must
-chain. Store requires this node's passing result, and stores its outcome.
+``before``, its workspace content to the last edit's ``after``, the edits of one file must
+chain, and the change must not rewrite a test inside an editable file (the examples of a doctest
+that ran at observe: ``ProtectedPaths.why_changed``). Store requires this node's passing result, and stores its outcome.
 
 The fresh copy's run is judged like the workspace's (testrun/results.py): against observe's
 per-test results, with the environment the tests import from held to observe's record (the linked
@@ -75,7 +76,9 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
         if original.is_symlink() or not original.is_file():
             raise NotTheSessionsEdits(f"{rel} did not exist when the session started; it is not a source edit")
         # bytes, never text read with newline translation: a CRLF file is hashed as the edit hashed it
-        if sha256_bytes(original.read_bytes()) != edits[0]["before_sha256"]:
+        original_bytes = original.read_bytes()
+        original_text = original_bytes.decode("utf-8", errors="replace")
+        if sha256_bytes(original_bytes) != edits[0]["before_sha256"]:
             raise NotTheSessionsEdits(f"{rel} had changed before the session's first edit of it (a test run?)")
         try:  # through the workspace's no-follow path, as the edits were written
             current = workspace.read_bytes(rel)[1]
@@ -83,6 +86,9 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
             raise NotTheSessionsEdits(f"{rel} cannot be read back: {exc}") from None
         if sha256_bytes(current) != edits[-1]["after_sha256"]:
             raise NotTheSessionsEdits(f"{rel} changed after the session's last edit of it, by something else")
+        why = workspace.protected.why_changed(rel, original_text, current.decode("utf-8", errors="replace"))
+        if why:
+            raise NotTheSessionsEdits(f"the session's edits make a test edit: {why}")
         files[rel] = current
     return files
 

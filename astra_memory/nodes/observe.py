@@ -4,7 +4,9 @@ The snapshot comes first, before any test run can change the workspace: it is wh
 node rebuilds a fresh copy from (astra_memory/workspace/snapshot.py). So does the record of the
 environment the tests import from (testrun/manifest.py), held still for every later run. The run
 itself records every test's outcome by id (testrun/results.py): the failing ids are what every
-later run must show passing.
+later run must show passing. A failing parametrized test's slot (function and parameter position)
+is kept too, and the tests collected a second time in a throwaway copy: a function whose ids
+differ between the two is unstable (testrun/second_collection.py, testrun/id_slots.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from astra_memory.testrun.environment import (
 from astra_memory.testrun.manifest import record_environment
 from astra_memory.testrun.results import FAILING
 from astra_memory.testrun.run import MAX_OUTPUT_BYTES, run_tests, test_environment
+from astra_memory.testrun.second_collection import failing_slots, unstable_functions
 from astra_memory.testrun.symptoms import parse_failure
 from astra_memory.thread_names import check_thread_id
 from astra_memory.workspace.snapshot import SNAPSHOT_DIR, take_snapshot
@@ -61,9 +64,19 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
                     env=task.get("test_env"), environment=environment)
     record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
     record["environment"] = environment.to_record()
+    failing = sorted(t for t, o in run.tests.items() if o in FAILING)
+    slots = failing_slots(run.slots, failing)
+    if slots and not run.passed:  # is a failing parametrized test's id the same in another process?
+        record["slots"] = slots
+        record["unstable_ids"] = unstable_functions(
+            record["slots"], pristine=pristine, workspace=task["workspace"], command=task["test_command"],
+            env=task.get("test_env"), timeout_s=context_of(runtime).test_timeout_s, environment=environment,
+            where=Path(task["run_dir"]) if task.get("run_dir") else None)
+        if record["unstable_ids"]:
+            record["outcome"] += (f"; parametrized ids differ between two collections: "
+                                  f"{', '.join(record['unstable_ids'][:3])}")
     update: dict = {"test_runs": [record], "budget": {"test_runs": 1},
                     "pristine": pristine}
-    failing = sorted(t for t, o in run.tests.items() if o in FAILING)
     if run.passed:
         update.update(status="nothing_to_fix", reason=f"the tests already pass: {run.outcome}")
     elif run.timed_out:
@@ -83,6 +96,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         if run.evidence == "pytest":
             update["failure"]["failing_ids"] = failing
     emit(task.get("run_dir"), "observe", exit_code=run.exit_code, counts=run.counts, evidence=run.evidence,
-         environment_guard=environment.guard, outcome=run.outcome, failure=update.get("failure"),
+         environment_guard=environment.guard, outcome=record["outcome"], failure=update.get("failure"),
+         unstable_ids=record.get("unstable_ids"),
          status=update.get("status"))
     return update

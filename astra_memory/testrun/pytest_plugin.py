@@ -102,6 +102,11 @@ class _Recorder:
             items[:] = [i for i in items if i.nodeid in exact or i.nodeid.startswith(prefixes)]
             config.hook.pytest_deselected(items=dropped)
 
+    def pytest_collection_finish(self, session):
+        # each parametrized item's slot: its function and its parameters' indices (testrun/id_slots.py)
+        self.write(e="collected", slots=[[item.nodeid, slot] for item in session.items
+                                         for slot in [_slot(item)] if slot])
+
     def pytest_deselected(self, items):
         self.write(e="deselected", ids=[item.nodeid for item in items])
 
@@ -116,6 +121,16 @@ class _Recorder:
     def pytest_unconfigure(self, config):
         if _ACTIVE and _ACTIVE[0] is self:
             _ACTIVE.clear()
+
+
+def _slot(item):
+    """``<function's node id>#<argname>=<index>,...`` for a parametrized item, else None."""
+    indices = getattr(getattr(item, "callspec", None), "indices", None)
+    name, original = getattr(item, "name", ""), getattr(item, "originalname", None)
+    if not isinstance(indices, dict) or not indices or not original or not item.nodeid.endswith(name):
+        return None
+    function = item.nodeid[:len(item.nodeid) - len(name)] + original
+    return function + "#" + ",".join(f"{key}={indices[key]}" for key in sorted(indices))
 
 
 def pytest_configure(config):

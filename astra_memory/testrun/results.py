@@ -9,8 +9,17 @@ signed with a per-run key, to an inherited pipe (``ResultsChannel``; no path the
   killed before pytest finished never passes), the process's exit code is 0 and is pytest's own
   exit status, and the terminal summary pytest printed agrees with the per-test results;
 - no test fails or errors, and no test module fails to collect;
-- every test that failed (or errored, or failed to collect) at observe now passes by id: one
-  now skipped, xfailed or not run at all is a failure;
+- every test that failed (or errored) at observe now passes by id: one now skipped, xfailed or
+  not run at all is a failure; a doctest that failed is a test like any other (its examples are
+  protected from edits: workspace/protected.py);
+- a module (or folder) that failed to collect at observe has no test ids there: each test
+  collected from it now must pass (one skipped or xfailed fails the run), and it must hold at
+  least one test;
+- a parametrized test whose id differs from observe's (ids built from ``object()`` reprs, from
+  a set holding ``None``) is matched by its function and parameter position, when and only when
+  the function's ids differ between the runs (testrun/id_slots.py; the outcome names it); a run
+  that fails only because such ids are not run now and cannot be matched is ``inconclusive``
+  (``Verdict.inconclusive``, kept in the run record): not a pass, and not a failed attempt;
 - every test that passed at observe and still runs still passes (one now skipped is a failure);
 - at least one test passed.
 
@@ -58,6 +67,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from astra_memory.testrun.id_slots import translate
 
 PLUGIN_MODULE = "astra_pytest_results"
 # as in pytest_plugin.py
@@ -206,6 +217,7 @@ class Results:
     complete: bool = False  # every session we saw start also finished
     exit_statuses: list[int] = field(default_factory=list)
     damaged_lines: int = 0
+    slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> its slot (testrun/id_slots.py)
 
     def failing(self) -> list[str]:
         return sorted(t for t, o in self.tests.items() if o in FAILING)
@@ -274,6 +286,10 @@ def parse_results(lines: list[bytes | None]) -> Results:
             failed = record.get("outcome") == "failed"
             results.tests[str(record.get("id"))] = "error" if failed else "skipped"
             _count(results.counts, "errors" if failed else "skipped")
+        elif kind == "collected":
+            for item in record.get("slots") or []:
+                if isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item):
+                    results.slots[item[0]] = item[1]
         elif kind == "deselected":
             ids = [str(i) for i in record.get("ids") or []]
             results.deselected.extend(ids)
@@ -298,6 +314,8 @@ class Baseline:
     tests: dict[str, str] = field(default_factory=dict)
     complete: bool = False
     environment: Any = None  # manifest.Environment, or None when observe recorded none
+    slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> slot, at observe
+    unstable: list[str] = field(default_factory=list)  # functions whose ids differed between observe's collections
 
     @property
     def failing(self) -> list[str]:
@@ -314,7 +332,8 @@ def observed(state: dict) -> Baseline | None:
             record = run.get("environment")
             return Baseline(evidence=run["evidence"], tests=dict(run.get("tests") or {}),
                             complete=bool(run.get("results_complete")),
-                            environment=Environment.from_record(record) if record else None)
+                            environment=Environment.from_record(record) if record else None,
+                            slots=dict(run.get("slots") or {}), unstable=list(run.get("unstable_ids") or []))
     return None
 
 
@@ -327,6 +346,9 @@ class Verdict:
     findings: list[str]  # why it is not a pass (empty when it is)
     notes: list[str]  # what changed but does not fail the run (reported in the outcome)
     tests: dict[str, str]  # what the run record keeps: all ids at observe, else the ones that did not pass
+    # why a run that is not a pass cannot be judged either way (tests of observe whose parametrized ids
+    # are not run now and cannot be matched): such an end is not a failed attempt
+    inconclusive: str | None = None
 
 
 def _ids(ids: list[str]) -> str:
@@ -355,10 +377,12 @@ def _now_passes(node: str, tests: dict[str, str]) -> str:
     """``passed``, or what became of a test (or collection node) that failed at observe."""
     if node in tests:
         return tests[node]
-    if "::" not in node:  # a file or folder that failed to collect: its tests must now run and pass
-        mine = [o for t, o in tests.items() if _under(t, node)]
-        return "passed" if "passed" in mine and not set(mine) & set(FAILING) else (
-            sorted(set(mine) - {"passed"})[0] if mine else "not run")
+    if "::" not in node:  # a file or folder that failed to collect: each of its tests must now run and pass
+        mine = {o for t, o in tests.items() if _under(t, node)}
+        if not mine:
+            return "no test"
+        failing = sorted(mine & set(FAILING))
+        return failing[0] if failing else ("passed" if mine == {"passed"} else sorted(mine - {"passed"})[0])
     # not run: say why when its file (or folder) was skipped or failed to collect
     parents = [t for t in tests if "::" not in t and t and _under(node, t)]
     return tests[max(parents, key=len)] if parents else "not run"
@@ -379,7 +403,10 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
     findings: list[str] = []
     notes: list[str] = []
     failing_now = results.failing()
+    inconclusive: str | None = None
     if baseline is not None and baseline.evidence == "pytest":
+        tests, notes = translate(tests, results.slots, baseline.slots, baseline.unstable)
+        failing_now = sorted(t for t, o in tests.items() if o in FAILING)
         was_failing = baseline.failing
         became = {node: _now_passes(node, tests) for node in was_failing}
         fixed = [n for n, o in became.items() if o == "passed"]
@@ -387,9 +414,14 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
                 else "no test failed at observe")
         for what in sorted(set(became.values()) - {"passed"}):
             ids = _ids([n for n, o in became.items() if o == what])
-            label = {"failed": "still failing", "error": "still failing (error)", "not run": "not run now"}.get(
+            label = {"failed": "still failing", "error": "still failing (error)", "not run": "not run now",
+                     "no test": "failed to collect at observe, now collects no test"}.get(
                 what, f"failed at observe, now {what}")
             findings.append(f"{label}: {ids}")
+        unmatched = [n for n, o in became.items() if o == "not run" and n in baseline.slots]
+        if unmatched and [o for o in became.values() if o != "passed"] == ["not run"] * len(unmatched):
+            inconclusive = (f"parametrized tests that failed at observe are not run now under their ids and no "
+                            f"test holds their function and parameter position: {_ids(unmatched)}")
         new_failures = [t for t in failing_now if t not in became]
         if new_failures:
             findings.append(f"failing now: {_ids(new_failures)}")
@@ -430,6 +462,10 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
     if not findings and exit_code != 0:
         findings.append(f"exit code {exit_code}")
     findings = list(dict.fromkeys(findings))
+    if inconclusive and len(findings) == 1:  # nothing else is wrong with the run: it cannot be judged
+        findings[0] += " (inconclusive: ids that cannot be matched)"
+    else:
+        inconclusive = None
     outcome = f"{head}; {counts_text(counts)}" + "".join(f"; {note}" for note in notes)
     outcome += f"; not a pass: {'; '.join(findings)}" if findings else ""
-    return Verdict(not findings, outcome, findings, notes, kept)
+    return Verdict(not findings, outcome, findings, notes, kept, inconclusive)

@@ -64,6 +64,8 @@ class TestRun:
     results_complete: bool = False  # pytest finished and its signed results are whole
     findings: list[str] = field(default_factory=list)  # why it is not a pass (empty when it is)
     environment_changes: list[str] = field(default_factory=list)  # paths changed since observe
+    inconclusive: str | None = None  # not a pass, but not a failure either (results.Verdict.inconclusive)
+    slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> slot (testrun/id_slots.py)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -257,4 +259,6 @@ def _judged(command: str, exit_code: int, output: str, duration_s: float, ending
         results_complete=bool(results and results.complete),
         findings=verdict.findings,
         environment_changes=list(changes or []),
+        inconclusive=verdict.inconclusive if ending == "exited" else None,
+        slots=dict(results.slots) if results is not None else {},
     )

@@ -113,6 +113,12 @@ class Workspace:
         if why:
             raise WorkspaceError(f"{why}; it is read-only to the agent: fix the source, not the tests")
 
+    def refuse_test_change(self, rel: str, before: str, after: str) -> None:
+        """Refuse a change of an editable file that rewrites a test inside it (a doctest that ran at observe)."""
+        why = self.protected.why_changed(rel, before, after)
+        if why:
+            raise WorkspaceError(f"{why}; they are read-only to the agent: fix the source, not the tests")
+
     # -- read-only tools --------------------------------------------------------------------
     def _walk(self, parts: tuple[str, ...]) -> Iterator[tuple[str, int, str]]:
         """(relative path, folder descriptor, name) of each regular file below ``parts``, sorted;
@@ -229,7 +235,9 @@ class Workspace:
         parts = self.file_parts(path, for_write=True)
         with open_dir(self.root, parts[:-1]) as dir_fd:
             rel, current, _ = self._editable_text(dir_fd, parts, path, new_text)
-        return self._plan(rel, current, old_text, new_text, None)[0]
+        record, updated = self._plan(rel, current, old_text, new_text, None)
+        self.refuse_test_change(rel, current, updated if updated is not None else current)
+        return record
 
     def _editable_text(self, dir_fd: int, parts: tuple[str, ...], path: str, new_text: str) -> tuple[str, str, os.stat_result]:
         """(relative path, current text, stat) of a file the agent may edit, or WorkspaceError."""
@@ -262,6 +270,7 @@ class Workspace:
             record, updated = self._plan(rel, current, old_text, new_text, journal)
             if updated is None:  # applied before a crash; never apply twice
                 return record
+            self.refuse_test_change(rel, current, updated)
             if journal is not None:
                 write_own_file(journal, json.dumps(record.to_dict()))
             replace_file(dir_fd, parts[-1], updated.encode("utf-8"), info.st_mode)

@@ -64,7 +64,13 @@ def plan_patch(workspace: Workspace, diff: str) -> list[FilePatch]:
                 f"its lines occur {found} times"
             raise ReplayRefused(f"{rel}: the hunk from line {hunk.source_start} does not apply: {where}")
         texts[rel] = texts[rel].replace(old_text, new_text, 1)
-    return [FilePatch(rel, originals[rel], texts[rel]) for rel in texts if texts[rel] != originals[rel]]
+    patches = [FilePatch(rel, originals[rel], texts[rel]) for rel in texts if texts[rel] != originals[rel]]
+    for planned in patches:  # refused before anyone is asked to approve it
+        try:
+            workspace.refuse_test_change(planned.path, planned.before, planned.after)
+        except WorkspaceError as exc:
+            raise ReplayRefused(str(exc)) from None
+    return patches
 
 
 @dataclass

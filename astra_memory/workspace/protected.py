@@ -12,8 +12,11 @@ to the agent, at any depth of the workspace:
   ``pytest.ini``, ``pyproject.toml``, ``tox.ini`` or ``setup.cfg``, read from the pre-session
   snapshot when there is one (a test run cannot widen what is editable by rewriting them);
 - every file a test collected at observe lives in (its node id ``path::name``, from pytest's own
-  results, or the failing tests read from the output), whatever it is named; a doctest's node id
-  (``app/calc.py::app.calc.add``) names a source module, which stays editable;
+  results, or the failing tests read from the output), whatever it is named, a text file of
+  doctests (``docs/usage.txt::usage.txt``) included; a module doctest's node id
+  (``app/calc.py::app.calc.add``) names a source module, which stays editable, but not its
+  examples: a change that rewrites or removes the ``>>>`` examples (or their expected output) of
+  a file whose doctests ran at observe is a test edit (``why_changed``, workspace/doctests.py);
 - pytest/tox/nox machinery: every ``conftest.py``, ``pytest.ini``, ``tox.ini``, ``setup.cfg``,
   ``pyproject.toml`` and ``noxfile.py`` (whole files: ``pyproject.toml`` also holds the project's
   metadata and dependencies, but telling its test sections apart safely is not worth the risk, so
@@ -27,8 +30,8 @@ to the agent, at any depth of the workspace:
 
 Names are compared case-insensitively (``TESTS/Test_x.py`` is ``tests/test_x.py`` on a
 case-insensitive disk). One rule, one place: the edit path (workspace.Workspace, which replay's
-writes go through too) and the fresh-copy confirmation (nodes/confirm.py) both ask
-``ProtectedPaths.why``.
+writes go through too, and its preview), replay's plan (workspace/patch.py) and the fresh-copy
+confirmation (nodes/confirm.py) all ask ``ProtectedPaths.why`` and ``ProtectedPaths.why_changed``.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from astra_memory.errors import WorkspaceError
+from astra_memory.workspace import doctests
 from astra_memory.workspace.confined import (
     is_git_name,
     open_dir,
@@ -100,24 +104,34 @@ def command_files(workspace: str | Path, test_command: str | None) -> tuple[str,
     return tuple(dict.fromkeys(found))
 
 
+def _test_file(test_id: object) -> tuple[str, bool] | None:
+    """(workspace-relative file, is it a module doctest's) of one pytest node id; None for an id that
+    leaves the workspace (absolute, ``..``). A module doctest's id has a dotted name after ``::``
+    (``app/calc.py::app.calc.add``); a text file's doctest is named as its file (``README.txt::README.txt``)."""
+    if not isinstance(test_id, str):
+        return None
+    path, _, name = test_id.partition("::")
+    rel = _clean(path.strip())
+    if not rel or os.path.isabs(path.strip()) or ".." in PurePosixPath(rel).parts:
+        return None
+    head = name.partition("[")[0]
+    return rel, "." in head and head != PurePosixPath(rel).name
+
+
 def files_of_test_ids(test_ids: Iterable[str]) -> tuple[str, ...]:
     """The workspace-relative files that pytest node ids (``tests/a.py::test_x``, ``b.py::C::test_y[1]``,
-    ``c_check.py`` for a collection error) live in. A doctest's id (``app/calc.py::app.calc.add``,
-    a dotted name after ``::``) names a source module: it is left out, so the source stays editable.
-    Ids that leave the workspace (absolute, ``..``) are left out too."""
-    files: list[str] = []
-    for test_id in test_ids:
-        if not isinstance(test_id, str):
-            continue
-        path, _, name = test_id.partition("::")
-        if "." in name.partition("[")[0]:
-            continue
-        rel = _clean(path.strip())
-        parts = PurePosixPath(rel).parts
-        if not rel or os.path.isabs(path.strip()) or ".." in parts:
-            continue
-        files.append(rel)
-    return tuple(dict.fromkeys(files))
+    ``c_check.py`` for a collection error, ``docs/usage.txt::usage.txt`` a text file's doctest) live in.
+    A module doctest's id (``app/calc.py::app.calc.add``) names a source module: it is left out, so the
+    source stays editable (its examples do not: ``doctest_files_of_test_ids``). Ids that leave the
+    workspace (absolute, ``..``) are left out too."""
+    found = (_test_file(t) for t in test_ids)
+    return tuple(dict.fromkeys(rel for rel, doctest in filter(None, found) if not doctest))
+
+
+def doctest_files_of_test_ids(test_ids: Iterable[str]) -> tuple[str, ...]:
+    """The source files that module doctests among ``test_ids`` live in (``app/calc.py::app.calc.add``)."""
+    found = (_test_file(t) for t in test_ids)
+    return tuple(dict.fromkeys(rel for rel, doctest in filter(None, found) if doctest))
 
 
 def observed_test_ids(state: Mapping | None) -> list[str]:
@@ -203,6 +217,7 @@ class ProtectedPaths:
     python_files: tuple[str, ...] = ()  # the project's python_files patterns ...
     testpaths: tuple[str, ...] = ()  # ... applied under its testpaths (everywhere when empty)
     config: str = ""  # the file both came from
+    doctest_files: tuple[str, ...] = ()  # source files whose doctests ran at observe: their examples are tests
 
     @classmethod
     def of(cls, declared: Iterable[str] | None, *, workspace: str | Path | None = None,
@@ -214,7 +229,9 @@ class ProtectedPaths:
         scripts = command_files(workspace, test_command) if workspace is not None else ()
         root = config_root if config_root is not None else workspace
         files, paths, config = collection_config(root) if root is not None else ((), (), "")
-        return cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config)
+        test_ids = tuple(test_ids)
+        return cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config,
+                   doctest_files_of_test_ids(test_ids))
 
     def why(self, rel: str) -> str | None:
         """Why the workspace-relative path ``rel`` is protected, or None when the agent may edit it."""
@@ -244,6 +261,22 @@ class ProtectedPaths:
         if rel in self.command_files:
             return f"{rel} is named by the test command, so it decides whether tests pass"
         return None
+
+    def why_changed(self, rel: str, before: str, after: str) -> str | None:
+        """Why changing ``rel`` from ``before`` to ``after`` is a test edit in an editable file, or None:
+        the file held doctests that ran at observe and the change rewrites or removes one's examples."""
+        rel = _clean(rel)
+        if rel.casefold() not in (f.casefold() for f in self.doctest_files):
+            return None
+        try:
+            names = doctests.changed(before, after)
+        except doctests.Unreadable as exc:
+            return (f"{rel} holds doctests that ran when the session started, and after this change {exc}, so "
+                    "its doctests cannot be told unchanged")
+        if not names:
+            return None
+        return (f"the change rewrites the doctest examples of {', '.join(names[:3])} in {rel} (doctests are tests "
+                "that ran when the session started: their examples and expected output are the acceptance tests)")
 
     def _python_files_match(self, folded: str) -> str | None:
         """The project's ``python_files`` pattern ``folded`` matches, under one of its ``testpaths``."""
