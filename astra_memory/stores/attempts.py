@@ -124,7 +124,7 @@ class AttemptMemory:
             self.write(record)
         return record
 
-    def link(self, *, failing_tests: list[str], fix_id: str, project_id: str, project: str = "") -> list[str]:
+    def link(self, *, failing_tests: list[str], fix_id: str, project: str = "", project_id: str = "") -> list[str]:
         """Link every active attempt on this failure to the fix that finally worked; their ids."""
         linked = []
         for record in self._where({"failure_key": failure_key(project, failing_tests, project_id)}):
@@ -152,13 +152,13 @@ class AttemptMemory:
     def linked_to(self, fix_id: str) -> list[AttemptRecord]:
         return sorted(self._where({"linked_fix": fix_id}), key=lambda r: r.first_tried)
 
-    def repeat_of(self, *, failing_tests: list[str], file_states: dict[str, list[str]], project_id: str,
-                  project: str = "") -> AttemptRecord | None:
+    def repeat_of(self, *, failing_tests: list[str], file_states: dict[str, list[str]], project: str = "",
+                  project_id: str = "") -> AttemptRecord | None:
         """The recorded failed attempt of exactly this change on this failure, if there is one."""
         record = self.get(attempt_id_for(failure_key(project, failing_tests, project_id), file_states))
         return record if record is not None and record.status != "invalidated" and not record.imported else None
 
-    def delivered(self, query: str, *, failing_tests: list[str], project_id: str, project: str = "",
+    def delivered(self, query: str, *, failing_tests: list[str], project: str = "", project_id: str = "",
                   limit: int = MAX_DELIVERED) -> list[AttemptHit]:
         """What the memory search shows beside the fixes (see the module docstring)."""
         key = failure_key(project, failing_tests, project_id)

@@ -222,7 +222,8 @@ class FixRecord(StoredRecord):
             data = {**data, "confirmations": [{
                 "session_id": data["session_id"], "thread_id": data.get("thread_id") or data["session_id"],
                 "outcome": data.get("outcome") or "", "confirmed_at": data.get("timestamp"),
-                "model": data.get("model") or "", "kind": "fix"}]}
+                "model": data.get("model") or "", "kind": "fix",
+                **({"project_id": data["project_id"]} if data.get("project_id") else {})}]}
         return data
 
     @property

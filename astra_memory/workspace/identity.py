@@ -19,8 +19,9 @@ Two folders named ``h3shop`` are one project only when they hold the same reposi
   holding that path, its device and inode (the user can read it, or delete it to start over). Not a
   file in the project: a checkout, a tarball or a ``cp -r`` would bring it along, and a copied id
   file is a claim to be the same project that nobody checked; under ``ASTRA_HOME`` no project can
-  bring one. A folder moved or renamed is a new project (replay asks again); a folder deleted and
-  made again at the same path (another inode) is a new project too.
+  bring one. A folder moved or renamed is a new project (replay asks again); another folder put at
+  the same path (another inode) is a new project too, but a filesystem may give a folder deleted and
+  made again its old inode: then it is the old project (not covered).
 - **A bundled scenario**: ``scenario:`` and its project's name: our own files, and a user's folder
   never gets an id of that form.
 
