@@ -37,38 +37,12 @@ from astra_memory.workspace.identity import (
     project_identity,
 )
 from tests.conftest import BACKENDS
+from tests.helpers import clone, git, repository
 
 both_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
 SETTINGS = "app/settings.py"
 BROKEN = '    return [origin for origin in raw.split(",") if origin]\n'
-
-
-def git(where: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c",
-                           "init.defaultBranch=main", *args], cwd=where, env=env, check=True,
-                          capture_output=True, text=True).stdout
-
-
-def repository(where: Path, template: Path | None = None, *, message: str = "root",
-               remote: str | None = None) -> Path:
-    """A git repository at ``where`` holding ``template``'s files, one commit, ``origin`` = ``remote``."""
-    if template is not None:
-        shutil.copytree(template, where, ignore=shutil.ignore_patterns("__pycache__"))
-    where.mkdir(parents=True, exist_ok=True)
-    git(where, "init", "-q")
-    git(where, "add", "-A")
-    git(where, "commit", "-q", "--allow-empty", "-m", message)
-    if remote:
-        git(where, "remote", "add", "origin", remote)
-    return where
-
-
-def clone(origin: Path, where: Path) -> Path:
-    where.parent.mkdir(parents=True, exist_ok=True)
-    git(where.parent, "clone", "-q", str(origin), str(where))
-    return where
 
 
 def alpha() -> Path:

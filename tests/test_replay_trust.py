@@ -23,7 +23,7 @@ from astra_memory.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from tests.conftest import BACKENDS, cli_env, run_cli
-from tests.helpers import task_with_script
+from tests.helpers import clone, repository, task_with_script
 
 both_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
@@ -50,8 +50,6 @@ def copy_of_alpha(tmp_path: Path, where: str, project: str) -> Path:
 def clone_of_alpha(tmp_path: Path, where: str, project: str) -> Path:
     """A git clone, named ``project``, of one repository holding alpha's project: every clone is
     the same project (workspace/identity.py), whatever its folder's name."""
-    from tests.test_project_identity import clone, repository
-
     origin = tmp_path / "origin-alpha"
     if not origin.exists():
         repository(origin, load_scenario("alpha").template)
