@@ -60,7 +60,8 @@ class Task(TypedDict, total=False):
     workspace: str  # absolute path of the project copy the agent works in
     test_command: str  # e.g. "python -m pytest -q tests", run without a shell
     prompt: str  # the user's description of the problem
-    project: str  # project name recorded with stored fixes
+    project: str  # the project's folder (or scenario's) name: for display only
+    project_id: str  # what the project is (workspace/identity.py): trust, recurrence, ranking, attempts
     scenario: str | None  # bundled scenario name, if any
     script: list[dict[str, Any]] | None  # the scripted model's turns (scenario solution)
     model: str  # "scripted" or e.g. "openai:gpt-4.1-mini"

@@ -33,6 +33,7 @@ from astra_memory.scenarios import Scenario, load_scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
 from astra_memory.testrun.run import InterpreterError, project_environment
+from astra_memory.workspace.identity import ProjectIdentity, project_identity, scenario_identity
 from astra_memory.workspace.protected import checked_protect
 
 SCENARIO_EXAMPLE = '{"task": {"scenario": "alpha"}}'
@@ -97,6 +98,14 @@ def workspace_task(workspace: Path, test_command: str, settings: Settings, threa
                 test_env=test_env, python=interpreter, run_dir=str(run_dir.resolve()), session_id=thread_id)
 
 
+def task_identity(task: Task, settings: Settings) -> ProjectIdentity:
+    """Who the task's project is (workspace/identity.py): a bundled scenario's, else its folder's
+    repository or kept id. The one place a task's ``project_id`` comes from."""
+    if task.get("scenario"):
+        return scenario_identity(task.get("project") or str(task["scenario"]))
+    return project_identity(task["workspace"], settings.home)
+
+
 def interpreter_note(task: Task) -> str | None:
     """Which Python a ``--workspace`` task's tests run on, and why (shown at prepare), or None."""
     if task.get("scenario") or not task.get("workspace"):
@@ -117,7 +126,8 @@ class TaskInput(BaseModel):
     workspace: str | None = None
     test_command: str | None = None
     prompt: str | None = None
-    project: str | None = None
+    project: str | None = None  # a name to show; never who the project is (project_id)
+    project_id: str | None = None  # accepted in a complete task, always computed again (task_identity)
     model: str | None = None
     protected: list[str] | None = None  # replaces the declared protected paths (``tests``)
     protect: list[str] | None = None  # adds to them (``--protect``): files or folders inside the workspace
@@ -253,6 +263,7 @@ def complete_task(raw: Any, *, thread_id: str | None, settings: Settings, contex
         if given.session_id:
             task["session_id"] = given.session_id
     task["model"] = model
+    task["project_id"] = task_identity(task, settings).project_id  # never the caller's word, nor a name
     if "knobs" not in task:
         task["knobs"] = recorded_knobs(replace(context, model=model))
     if "approve_edits" not in task:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 from astra_memory.scenarios import load_scenario
@@ -60,4 +63,36 @@ def make_venv(where: Path, *, tool_packages: bool, modules: dict[str, str] | Non
         Path(purelib, "tool.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     for name, source in (modules or {}).items():
         Path(purelib, f"{name}.py").write_text(source)
+    return where
+
+
+# -- git repositories: a project is its repository, not its folder's name (workspace/identity.py) --
+
+def git(where: Path, *args: str) -> str:
+    """git in ``where``, as a user would run it, minus their own configuration."""
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c",
+                           "init.defaultBranch=main", *args], cwd=where, env=env, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def repository(where: Path, template: Path | None = None, *, message: str = "root",
+               remote: str | None = None) -> Path:
+    """A git repository at ``where`` (``template``'s files copied in first, if given) with its files
+    in one commit, and ``origin`` = ``remote`` if given."""
+    if template is not None:
+        shutil.copytree(template, where, ignore=shutil.ignore_patterns("__pycache__"))
+    where.mkdir(parents=True, exist_ok=True)
+    git(where, "init", "-q")
+    git(where, "add", "-A", "-f")  # every file of the template, ignored or not
+    git(where, "commit", "-q", "--allow-empty", "-m", message)
+    if remote:
+        git(where, "remote", "add", "origin", remote)
+    return where
+
+
+def clone(origin: Path, where: Path) -> Path:
+    """A clone of ``origin`` at ``where``: the same project as every other clone of it."""
+    where.parent.mkdir(parents=True, exist_ok=True)
+    git(where.parent, "clone", "-q", str(origin), str(where))
     return where

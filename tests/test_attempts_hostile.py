@@ -34,7 +34,7 @@ def _import(tmp_path: Path, lines: list[dict], name="in.jsonl"):
 def _forged(line: dict, **changes) -> dict:
     """``line`` changed, with the id its new content gives (the import recomputes ids)."""
     new = {**line, **changes}
-    new["failure_key"] = failure_key(new["project"], new["failing_tests"])
+    new["failure_key"] = failure_key(new["project"], new["failing_tests"], new.get("project_id", ""))
     new["attempt_id"] = attempt_id_for(new["failure_key"], new["file_states"])
     return new
 

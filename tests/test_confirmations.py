@@ -48,6 +48,7 @@ def confirm(memory, session, diff=DIFF, **overrides):
                 symptom="AssertionError: second origin rejected", diff=diff, session_id=session,
                 project="corsgate", model="scripted")
     args.update(overrides)
+    args.setdefault("project_id", f"test:{args['project']}")  # who the project is (workspace/identity.py)
     return memory.store_fix_memory(**args)
 
 

@@ -14,7 +14,7 @@ from astra_memory.session.run import start_session, workspace_task
 from astra_memory.stores.transfer import read_records
 from astra_memory.stores.upgrade import upgrade_memory
 from astra_memory.workspace.diffs import diff_problem, repaired_diff
-from tests.helpers import call
+from tests.helpers import call, clone, repository
 
 TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
 BROKEN = "    return max(low, min(value, high + 1))\n"
@@ -40,8 +40,16 @@ def _project(root: Path) -> Path:
     return root
 
 
+def _checkout(tmp_path: Path, where: str) -> Path:
+    """A clone named ``clampy`` of one repository holding ``_project``: every clone is one project."""
+    origin = tmp_path / "origin"
+    if not origin.exists():
+        repository(_project(origin))
+    return clone(origin, tmp_path / where / "clampy")
+
+
 def _fixed_once(agent, settings, tmp_path) -> str:
-    task = workspace_task(_project(tmp_path / "first" / "clampy"), TEST_COMMAND, settings, "blank-first")
+    task = workspace_task(_checkout(tmp_path, "first"), TEST_COMMAND, settings, "blank-first")
     final = start_session(agent, {**task, "script": SCRIPT, "approve_edits": False})
     assert final["status"] == "fixed", final.get("reason")
     return final["stored_memory_id"]
@@ -52,7 +60,7 @@ def test_a_fix_followed_by_a_blank_line_is_stored_whole_and_replays_with_no_mode
     record = agent.memory.get(memory_id)
     assert record.diff.endswith("\n \n") and diff_problem(record.diff) is None  # byte for byte
     assert "[100-99]" in record.symptom and "[120-99]" in record.symptom  # parametrized ids kept
-    task = workspace_task(_project(tmp_path / "second" / "clampy"), TEST_COMMAND, settings, "blank-second")
+    task = workspace_task(_checkout(tmp_path, "second"), TEST_COMMAND, settings, "blank-second")
     final = start_session(agent, {**task, "approve_edits": False})
     assert final["status"] == "fixed", final.get("reason")
     assert final["budget"].get("model_requests", 0) == 0 and final["replay"]["replayed"] == memory_id

@@ -37,52 +37,57 @@ def again(memory, session, n, kind="fix"):
 
 def test_lift_is_one_place_per_doubling_and_bounded():
     assert [lift(n) for n in (0, 1, 2, 3, 6, 7, 100)] == [0, 1, 1, 2, 2, 2, MAX_LIFT]
-    once = {"confirmations": [{"kind": "fix"}]}
+    fix, replay = {"kind": "fix", "project_id": "p"}, {"kind": "replay", "project_id": "p"}
+    once = {"project_id": "p", "confirmations": [fix]}
     assert evidence(once) == 0
-    assert evidence({"confirmations": [{"kind": "fix"}, {"kind": "fix"}]}) == 1
-    assert evidence({"confirmations": [{"kind": "fix"}, {"kind": "replay"}]}) == 2  # a replay counts twice
-    assert evidence({"confirmations": [{"kind": "fix"}], "confirmations_dropped": 3}) == 3
+    assert evidence({"project_id": "p", "confirmations": [fix, fix]}) == 1
+    assert evidence({"project_id": "p", "confirmations": [fix, replay]}) == 2  # a replay counts twice
+    assert evidence({"project_id": "p", "confirmations": [fix], "confirmations_dropped": 3}) == 3
+    # A project is its id, never its name: confirmations without one (before ids were kept), or in
+    # another project of the same name, are no evidence.
+    assert evidence({"project": "p", "confirmations": [{"kind": "fix", "project": "p"}] * 3}) == 0
+    assert evidence({"project_id": "p", "confirmations": [fix, {"kind": "fix", "project_id": "q"}]}) == 0
 
 
 def test_a_recurring_fix_of_this_project_moves_up_and_other_searches_do_not_move(store):
     memory = FixMemory(store)
     four_fixes(memory)
-    before = order(memory, project="corsgate")
-    assert before == order(memory) == order(FixMemory(store, evidence="off"), project="corsgate")
+    before = order(memory, project_id="test:corsgate")
+    assert before == order(memory) == order(FixMemory(store, evidence="off"), project_id="test:corsgate")
     third = before[2]
     again(memory, third, 1, kind="replay")  # evidence 2: one place up
-    after = order(memory, project="corsgate")
+    after = order(memory, project_id="test:corsgate")
     assert after == [*before[:1], third, before[1], *before[3:]], (before, after)
-    assert order(memory, project="another-project") == before  # popularity is not relevance elsewhere
+    assert order(memory, project_id="test:another-project") == before  # popularity is not relevance elsewhere
     assert order(memory) == before  # no project given: nothing lifted
-    assert order(FixMemory(store, evidence="off"), project="corsgate") == before
+    assert order(FixMemory(store, evidence="off"), project_id="test:corsgate") == before
 
 
 def test_the_lift_is_bounded_whatever_the_count(store):
     memory = FixMemory(store)
     four_fixes(memory)
-    last = order(memory, project="corsgate")[3]
+    last = order(memory, project_id="test:corsgate")[3]
     again(memory, last, 30)
-    assert order(memory, project="corsgate").index(last) == 3 - MAX_LIFT
+    assert order(memory, project_id="test:corsgate").index(last) == 3 - MAX_LIFT
     assert order(FixMemory(store, evidence="all")).index(last) == 3 - MAX_LIFT
 
 
 def test_evidence_never_lifts_an_invalidated_or_superseded_fix_above_an_active_one(store):
     memory = FixMemory(store)
     fixes = four_fixes(memory)
-    last = order(memory, project="corsgate")[3]
+    last = order(memory, project_id="test:corsgate")[3]
     record = again(memory, last, 10)
     memory.update_record(record.memory_id, status="superseded", superseded_by=fixes[0].memory_id)
-    assert order(memory, project="corsgate")[-1] == last
+    assert order(memory, project_id="test:corsgate")[-1] == last
     memory.update_record(record.memory_id, status="invalidated", status_reason="wrong")
-    assert last not in order(memory, project="corsgate")
+    assert last not in order(memory, project_id="test:corsgate")
 
 
 def test_the_hits_say_how_often_each_fix_was_confirmed(store):
     memory = FixMemory(store)
     four_fixes(memory)
     again(memory, "s0", 2, kind="replay")
-    text = format_hits(memory.search_codebase_memory(QUERY, top_k=4, min_score=-1, project="corsgate"))
+    text = format_hits(memory.search_codebase_memory(QUERY, top_k=4, min_score=-1, project_id="test:corsgate"))
     assert "evidence: confirmed 3 time(s), 2 by replay" in text
     assert "evidence: confirmed 1 time(s), 0 by replay" in text
 
@@ -120,7 +125,8 @@ def test_the_memory_search_node_searches_for_the_sessions_project(store, tmp_pat
                "message": "second origin rejected by the cors gate", "files": [], "failing_code": []}
 
     def shown(project):
-        task = {"workspace": str(tmp_path), "test_command": "pytest -q", "prompt": "", "project": project}
+        task = {"workspace": str(tmp_path), "test_command": "pytest -q", "prompt": "", "project": project,
+                "project_id": f"test:{project}"}
         result = memory_search({"task": task, "failure": failure},
                                Runtime(context=Context(min_score=-1.0, memory_top_k=4), store=store))
         return [h["session_id"] for h in result["memory"]["hits"]]

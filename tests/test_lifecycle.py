@@ -58,11 +58,11 @@ def test_stale_flag_when_the_produced_lines_are_gone(memory, tmp_path):
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "settings.py").write_text("def origins(raw):\n    return [o.strip() for o in raw.split(',')]\n")
     hits = memory.search_codebase_memory(QUERY)
-    assert stale_notes(hits, tmp_path, "corsgate") == {}
+    assert stale_notes(hits, tmp_path, "test:corsgate") == {}
     (tmp_path / "app" / "settings.py").write_text(BEFORE)  # the fix's line is gone
-    notes = stale_notes(hits, tmp_path, "corsgate")
+    notes = stale_notes(hits, tmp_path, "test:corsgate")
     assert notes == {record.memory_id: f"stale: app/settings.py changed since {record.updated_at.date()}"}
-    assert stale_notes(hits, tmp_path, "another-project") == {}  # never for other projects
+    assert stale_notes(hits, tmp_path, "test:another-project") == {}  # never for other projects
     assert notes[record.memory_id] in format_hits(hits, notes=notes)
 
 

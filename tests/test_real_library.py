@@ -21,7 +21,7 @@ import pytest
 from astra_memory.events import read_events
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.workspace.diffs import diff_problem
-from tests.helpers import call, make_venv
+from tests.helpers import call, clone, make_venv, repository
 
 LIBRARY = Path(__file__).parent / "data" / "inflection-0.5.1"
 SOURCE = "inflection/__init__.py"
@@ -45,8 +45,14 @@ def project_venv(tmp_path_factory) -> Path:
 
 
 def buggy_copy(where: Path) -> Path:
-    """A user's checkout of inflection (named ``inflection``: the project both sessions work on), with the bug."""
-    root = where / "inflection"
+    """A user's checkout (a git clone) of inflection, with the bug: every checkout is one project."""
+    origin = where.parent / "origin" / "inflection"
+    if not origin.exists():
+        repository(_buggy(origin))
+    return clone(origin, where / "inflection")
+
+
+def _buggy(root: Path) -> Path:
     shutil.copytree(LIBRARY, root)
     source = root / SOURCE
     text = source.read_text(encoding="utf-8")

@@ -37,13 +37,17 @@ def symptom(test: str) -> str:
 def test_the_failing_tests_are_read_back_from_the_symptom_line():
     assert failing_test_names(symptom("test_compare_major")) == {"compare major"}
     assert failing_test_names("AssertionError: assert 1 == -1") == frozenset()  # a model's own query
-    value = {"project": "semver", "symptom": symptom("test_compare_major")}
+    value = {"project": "semver", "project_id": "semver", "symptom": symptom("test_compare_major")}
     assert another_bug_of_the_project(value, "semver", frozenset({"bump patch"}))
     assert not another_bug_of_the_project(value, "semver", frozenset({"compare major", "bump patch"}))
     assert not another_bug_of_the_project(value, "toolz", frozenset({"bump patch"}))  # another project's fix
     assert not another_bug_of_the_project(value, None, frozenset({"bump patch"}))  # no project: no rule
     assert not another_bug_of_the_project(value, "semver", frozenset())  # a query naming no tests
-    assert not another_bug_of_the_project({"project": "semver", "symptom": "no tests named"}, "semver",
+    # A project is its id, never its folder name: a record of a folder named "semver" with no id
+    # (stored before ids were kept) or another id is another project's fix.
+    assert not another_bug_of_the_project({**value, "project_id": ""}, "semver", frozenset({"bump patch"}))
+    assert not another_bug_of_the_project({**value, "project_id": "git:fork"}, "semver", frozenset({"bump patch"}))
+    assert not another_bug_of_the_project({"project_id": "semver", "symptom": "no tests named"}, "semver",
                                           frozenset({"bump patch"}))  # a record naming none: kept
 
 
@@ -51,7 +55,7 @@ def _store(memory: FixMemory, project: str, test: str, fix: str):
     return memory.store_fix_memory(
         fix, "AssertionError", ["semver/version.py"], OUTCOME, confirmed_outcome=OUTCOME, symptom=symptom(test),
         diff=f"--- a/semver/version.py\n+++ b/semver/version.py\n@@ -1 +1 @@\n-x = '{fix}'\n+x = 2\n",
-        session_id=fix, project=project)
+        session_id=fix, project=project, project_id=f"test:{project}")
 
 
 def test_a_project_sees_its_recurrence_and_not_its_other_bugs(tmp_path):
@@ -61,13 +65,14 @@ def test_a_project_sees_its_recurrence_and_not_its_other_bugs(tmp_path):
         other_tests = _store(memory, "semver", "test_bump_prerelease", "prerelease token default")
         other_project = _store(memory, "toolz", "test_compare_major", "argument order of thread_last")
         query = symptom("test_compare_major")
-        found = {h.record.memory_id for h in memory.search_codebase_memory(query, top_k=10, project="semver")}
+        found = {h.record.memory_id for h in memory.search_codebase_memory(query, top_k=10, project_id="test:semver")}
         assert found == {same_tests.memory_id, other_project.memory_id}
         # Another project searching, or a search for no project: nothing is left out.
         for project in ("toolz", None):
-            found = {h.record.memory_id for h in memory.search_codebase_memory(query, top_k=10, project=project)}
+            project_id = f"test:{project}" if project else None
+            found = {h.record.memory_id for h in memory.search_codebase_memory(query, top_k=10, project_id=project_id)}
             assert other_tests.memory_id in found
         # The diagnosis search matches causes, not names: the project's other fix stays a candidate.
         found = {h.record.memory_id for h in memory.search_codebase_memory(
-            "AssertionError: prerelease token default", top_k=10, project="semver", against="cause")}
+            "AssertionError: prerelease token default", top_k=10, project_id="test:semver", against="cause")}
         assert other_tests.memory_id in found

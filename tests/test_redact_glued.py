@@ -56,10 +56,10 @@ def test_an_attempt_on_a_test_id_with_a_glued_key_keeps_no_key_and_its_id(tmp_pa
             project="p", failing_tests=[test_id], symptom=f"AssertionError in test_{OPENAI}",
             error_type="AssertionError", diff=f"--- a/app/x.py\n+++ b/app/x.py\n@@ -1 +1 @@\n-a\n+b_{AWS_LETTERS}\n",
             file_states=states, end="tests_failed", outcome="1 failed", still_failing=[test_id],
-            newly_failing=[], session_id=f"s_{GITHUB}")
+            newly_failing=[], session_id=f"s_{GITHUB}", state="c" * 64)
         stored = record.model_dump_json()
         assert all(key not in stored for key in (OPENAI, GITHUB, AWS_LETTERS)), stored
         assert record.failing_tests == [f"tests/t.py::test_{REDACTED}"]
         assert imported_attempt(json.loads(record.model_dump_json())).attempt_id == record.attempt_id
-        again = attempts.repeat_of(project="p", failing_tests=[test_id], file_states=states)
+        again = attempts.repeat_of(project="p", failing_tests=[test_id], file_states=states, state_now=lambda: "c" * 64)
         assert again is not None and again.attempt_id == record.attempt_id

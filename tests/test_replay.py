@@ -173,9 +173,9 @@ def test_no_replay_asks_the_model_and_is_kept_across_resume(agent, settings):
 def test_a_crash_during_replay_resumes_without_applying_twice(settings, backend, tmp_path):
     env = cli_env(**({"ASTRA_DATABASE_URL": settings.database_url} if settings.database_url else {}))
     assert run_cli("run", "alpha", "--thread-id", "crash-first", env=env).returncode == 0
-    project = alpha_copy(tmp_path)
-    crashed = run_cli("run", "--workspace", str(project), "--test-command", TEST_COMMAND, "--thread-id", "crash-replay",
-                      env={**env, "ASTRA_CRASH_AT": "replay:applied"})
+    # The same project again (alpha's: a project is who it is, never a folder's name), unattended.
+    crashed = run_cli("run", "alpha", "--thread-id", "crash-replay", env={**env, "ASTRA_CRASH_AT": "replay:applied"})
+    project = settings.run_dir("crash-replay") / "workspace"
     assert crashed.returncode == -9, crashed.stderr  # SIGKILL with the diff written, tests not yet run
     assert FIXED in settings_file(project).read_text()
     journal = settings.run_dir("crash-replay") / "replay"

@@ -23,7 +23,7 @@ from astra_memory.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from tests.conftest import BACKENDS, cli_env, run_cli
-from tests.helpers import task_with_script
+from tests.helpers import clone, repository, task_with_script
 
 both_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
@@ -40,10 +40,20 @@ def tree(root: Path) -> dict[str, str]:
 
 
 def copy_of_alpha(tmp_path: Path, where: str, project: str) -> Path:
-    """Alpha's project as a user's checkout named ``project`` (the project name a workspace run records)."""
+    """Alpha's project as a folder named ``project``, not under git: a project of its own
+    (workspace/identity.py), whatever its name."""
     target = tmp_path / where / project
     shutil.copytree(load_scenario("alpha").template, target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
+
+
+def clone_of_alpha(tmp_path: Path, where: str, project: str) -> Path:
+    """A git clone, named ``project``, of one repository holding alpha's project: every clone is
+    the same project (workspace/identity.py), whatever its folder's name."""
+    origin = tmp_path / "origin-alpha"
+    if not origin.exists():
+        repository(origin, load_scenario("alpha").template)
+    return clone(origin, tmp_path / where / project)
 
 
 def unattended(agent, settings, project: Path, thread_id: str) -> dict:
@@ -90,7 +100,8 @@ def test_an_imported_fix_is_replayed_only_with_a_humans_approval(agent, settings
     assert not agent.memory.get(memory_id).confirmed_here
 
     # A human approves it: replayed, confirmed here, and from now on this installation's own fix.
-    final, asked = attended(agent, settings, copy_of_alpha(tmp_path, "c2", "corsgate"), "approved")
+    final, asked = attended(agent, settings, clone_of_alpha(tmp_path, "c2", "corsgate"), "approved")
+    approved = final["stored_memory_id"]  # this project's own record of the fix (ids are per project)
     assert [(r["kind"], r["memory_id"]) for r in asked] == [("approve_replay", memory_id)]
     assert any("imported" in why for why in asked[0]["why"])
     assert final["status"] == "fixed" and final["replay"]["replayed"] == memory_id
@@ -99,8 +110,12 @@ def test_an_imported_fix_is_replayed_only_with_a_humans_approval(agent, settings
     assert record.confirmed_here and [(c.thread_id, c.imported) for c in record.confirmations] == [
         ("first-alpha", True), ("approved", False)]
 
-    final = unattended(agent, settings, copy_of_alpha(tmp_path, "c3", "corsgate"), "trusted-now")
-    assert final["status"] == "fixed" and final["replay"]["replayed"] == memory_id
+    # Another clone of that repository, under another name: the same project, so replayed unasked.
+    final = unattended(agent, settings, clone_of_alpha(tmp_path, "c3", "corsgate-clone"), "trusted-now")
+    assert final["status"] == "fixed" and final["replay"]["replayed"] in {memory_id, approved}
+    # A folder of the same name holding no repository is another project: not unasked.
+    final = unattended(agent, settings, copy_of_alpha(tmp_path, "c4", "corsgate"), "same-name-only")
+    assert final["status"] == "needs_model" and "another project" in final["replay"]["tried"][0]["result"]
 
 
 @both_backends
@@ -120,7 +135,7 @@ def test_a_fix_moves_to_another_project_with_approval_or_after_two_projects(agen
     assert [r["memory_id"] for r in asked] == [memory_id] and "another project" in asked[0]["question"]
     assert final["status"] == "fixed" and final["replay"]["replayed"] == memory_id
     assert "approved by a human: it is a fix from another project (corsgate)" in final["reason"]
-    assert agent.memory.get(memory_id).projects_confirmed_here == ["corsgate", "othergate"]
+    assert list(agent.memory.get(memory_id).projects_confirmed_here.values()) == ["corsgate", "othergate"]
 
     final = unattended(agent, settings, copy_of_alpha(tmp_path, "c3", "thirdgate"), "third-unasked")
     assert final["status"] == "fixed" and final["replay"]["replayed"] == memory_id, final["replay"]
@@ -219,8 +234,10 @@ def test_a_fix_confirmed_by_exit_code_alone_is_never_replayed_unasked():
             "memory_id": "5f0c7a52-8c1e-5d5a-9a53-2f1d4c7e0b11", "symptom": "AssertionError: second origin",
             "error_type": "AssertionError", "file_paths": [SETTINGS], "outcome": outcome,
             "fix_description": "strip each origin", "diff": _diff("a\n", "b\n"), "timestamp": now,
-            "updated_at": now, "session_id": "s1", "thread_id": "s1", "project": "corsgate", "model": "scripted"})
+            "updated_at": now, "session_id": "s1", "thread_id": "s1", "project": "corsgate",
+            "project_id": "git:corsgate", "model": "scripted"})
 
     weak = record("exit code 0 from `make test` (exit code only: not a pytest run, no per-test results)")
-    assert any("exit code alone" in why for why in replay_trust(weak, project="corsgate").needs_approval)
-    assert replay_trust(record("4 of 4 failing tests now pass; 4 passed, 0 failed"), project="corsgate").needs_approval == []
+    assert any("exit code alone" in why for why in replay_trust(weak, project_id="git:corsgate").needs_approval)
+    strong = record("4 of 4 failing tests now pass; 4 passed, 0 failed")
+    assert replay_trust(strong, project_id="git:corsgate").needs_approval == []

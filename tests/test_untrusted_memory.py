@@ -52,7 +52,7 @@ def confirm(memory, session: str, **overrides):
     args = dict(fix_description="strip whitespace around comma separated origins", error_type="AssertionError",
                 file_paths=["app/settings.py"], outcome=OUTCOME, confirmed_outcome=OUTCOME,
                 symptom="AssertionError: second origin rejected", diff=unified(BEFORE, AFTER), session_id=session,
-                project="corsgate", model="scripted")
+                project="corsgate", project_id="git:corsgate", model="scripted")
     args.update(overrides)
     return memory.store_fix_memory(**args)
 

@@ -33,6 +33,7 @@ from astra_memory.bench.report import _machine_line, md_table
 from astra_memory.bench.retrieval import (
     SEARCH_TOP_K,
     Ranked,
+    case_project_id,
     metrics,
     ranked,
     store_case_record,
@@ -58,8 +59,9 @@ def confirm_again(memory: FixMemory, record: FixRecord, label: str, kind: str = 
     return memory.put_record(extra)
 
 
-def _search(services: dict[str, FixMemory], query: str, project: str, exclude: list[str]) -> dict[str, Ranked]:
-    return {scope: ranked(service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0, project=project),
+def _search(services: dict[str, FixMemory], query: str, project_id: str, exclude: list[str]) -> dict[str, Ranked]:
+    return {scope: ranked(service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0,
+                                                         project_id=project_id),
                           exclude) for scope, service in services.items()}
 
 
@@ -86,10 +88,10 @@ def run_history(cases: CaseSet, history: str, seed: int, embeddings, workdir: Pa
             home = None
             if history == "recurring" and rng.random() < 0.5:
                 home = rng.choice([rid for rid in q.relevant if rid not in q.exclude] or [None])
-            project = stored[home].project if home else q.project
+            project_id = stored[home].project_id if home else case_project_id(q.project)
             if home and stored[home].times_confirmed > 1:
                 with_evidence.append(q)
-            for scope, ranked in _search(services, query, project, q.exclude).items():
+            for scope, ranked in _search(services, query, project_id, q.exclude).items():
                 rankings[scope][q.id] = ranked
             if home:  # the bug came back where it was fixed: that session confirms the record
                 kind = "replay" if rankings["project"][q.id].ids[:1] == [home] else "fix"

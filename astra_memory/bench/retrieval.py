@@ -206,13 +206,19 @@ def case_diff(diff: str) -> str:
     return ""
 
 
+def case_project_id(project: str) -> str:
+    """A bench case's project id: in the cases' world a project's name is who it is (no folders)."""
+    return f"bench:{project}" if project else ""
+
+
 def store_case_record(memory: FixMemory, rec: RecordCase, diagnosis: dict | None = None) -> FixRecord:
     """A case record stored as a session stores its fix (the symptom the ``store`` node writes), with
     ``diagnosis`` (else its own) as the fixing session's diagnosis."""
     return memory.store_fix_memory(diagnosis=diagnosis or rec.diagnosis,
         fix_description=rec.fix, error_type=rec.error_type, file_paths=rec.files, outcome=rec.outcome,
         confirmed_outcome=rec.outcome, symptom=symptom_query(parse_failure(rec.failure)), diff=case_diff(rec.diff),
-        session_id=rec.id, thread_id=rec.id, project=rec.project, model="bench")
+        session_id=rec.id, thread_id=rec.id, project=rec.project, project_id=case_project_id(rec.project),
+        model="bench")
 
 
 def _shown(ranked: Ranked, min_score: float, floor: float | None = FUSED_FLOOR,
@@ -279,7 +285,8 @@ def _search(q: QueryCase, memory: FixMemory, vector_only: FixMemory, diagnoses: 
     query = symptom_queries[q.id] = symptom_query(parse_failure(q.failure))
     for name, service in (("product", memory), ("product_vector_only", vector_only)):
         # For the query's project, as a session searches (stores/recurrence.py).
-        hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0, project=q.project or None)
+        hits = service.search_codebase_memory(query, top_k=SEARCH_TOP_K, min_score=-1.0,
+                                              project_id=case_project_id(q.project) or None)
         rankings[name][q.id] = ranked(hits, q.exclude)
     diagnosis = diagnoses.get(q.id)
     if diagnosis:

@@ -87,16 +87,22 @@ def _damaged_note(damaged: dict[str, str]) -> None:
 def memory_search(ctx: typer.Context, query: str,
                   error_type: Annotated[Optional[str], typer.Option(help="Exact error type filter.")] = None,
                   top_k: Annotated[int, typer.Option(help="1-10 results.")] = 3,
-                  project: Annotated[Optional[str], typer.Option(
-                      help="Search for this project: its fixes confirmed again or replayed rank first.")] = None,
+                  project: Annotated[Optional[Path], typer.Option(
+                      help="Search for the project in this folder (who it is: its repository, not its "
+                           "name): its fixes confirmed again or replayed rank first.")] = None,
                   as_json: JsonOpt = False) -> None:
     """Search confirmed fixes by symptom."""
     from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.format import format_hits
 
+    from astra_memory.workspace.identity import project_identity
+
+    if project is not None and not project.is_dir():
+        _fail(f"--project {project} is not a folder: give the folder of the project the search is for")
     try:
+        project_id = project_identity(project, _settings(ctx).home).project_id if project is not None else None
         with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
-            hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project=project)
+            hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project_id=project_id)
     except AstraError as exc:
         _fail(str(exc))
     _damaged_note(memory.damaged)

@@ -92,7 +92,8 @@ def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: Attempt
     replayed = (state.get("replay") or {}).get("replayed")
     try:
         record = fix_memory(runtime).attempts.record(
-            project=task.get("project", ""), failing_tests=failing_tests(state),
+            project=task.get("project", ""), project_id=task.get("project_id", ""),
+            failing_tests=failing_tests(state),
             symptom=symptom_query(Failure(**failure)), error_type=failure.get("error_type") or "Error",
             diff="".join(e["diff"] for e in edits if e["path"] in changed), file_states=changed, end=end,
             outcome=outcome or "no outcome", still_failing=still_failing or [], newly_failing=newly_failing or [],
@@ -128,8 +129,8 @@ def repeated_attempt(state: AgentState, runtime: Runtime[Context], workspace: Wo
     task, changed = state["task"], file_states(after)
     try:
         return fix_memory(runtime).attempts.repeat_of(
-            project=task.get("project", ""), failing_tests=failing_tests(state), file_states=changed,
-            state_now=lambda: state_of(state, workspace.root, changed) or "")
+            project=task.get("project", ""), project_id=task.get("project_id", ""), failing_tests=failing_tests(state),
+            file_states=changed, state_now=lambda: state_of(state, workspace.root, changed) or "")
     except Exception as exc:  # noqa: BLE001 -- the gate is best effort too: memory out of reach is said
         emit(task.get("run_dir"), "attempt_check_failed", error=f"{type(exc).__name__}: {exc}")
         return None
@@ -156,6 +157,7 @@ def delivered_attempts(state: AgentState, runtime: Runtime[Context], memory, que
         return []
     try:
         return memory.attempts.delivered(query, project=state["task"].get("project", ""),
+                                         project_id=state["task"].get("project_id", ""),
                                          failing_tests=failing_tests(state))
     except Exception as exc:  # noqa: BLE001 -- best effort, as recording is (module docstring)
         emit(state["task"].get("run_dir"), "attempts_not_delivered", error=f"{type(exc).__name__}: {exc}")

@@ -61,8 +61,8 @@ def diagnosis_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     # The model's words are checkpointed and logged: scrubbed of secrets like everything else (redact.py).
     query = scrub(diagnosis_query(args.error_type, args.cause))
     hits = fix_memory(runtime).search_codebase_memory(query, top_k=context.memory_top_k, against="cause",
-                                                      project=task.get("project") or None)
-    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
+                                                      project_id=task.get("project_id") or None)
+    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project_id", "")))
     result = DiagnosisResult(error_type=scrub(args.error_type), cause=scrub(args.cause),
                              files=[scrub(f) for f in args.files],
                              **memory_result(query, hits, text))  # delivered, even when empty

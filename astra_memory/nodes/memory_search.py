@@ -29,10 +29,10 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     query = symptom_query(failure)
     memory_service = fix_memory(runtime)
     hits = memory_service.search_codebase_memory(query, top_k=context_of(runtime).memory_top_k,
-                                                 project=task.get("project") or None)
+                                                 project_id=task.get("project_id") or None)
     # Beside the fixes, apart from them: changes already tried on this failure that did not pass.
     tried = delivered_attempts(state, runtime, memory_service, query)
-    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project", "")))
+    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project_id", "")))
     if tried:
         text += "\n\n" + format_attempts(tried)
     memory = memory_result(query, hits, text)  # delivered, even when empty

@@ -29,6 +29,7 @@ def prepare(state: AgentState, config: RunnableConfig, runtime: Runtime[Context]
                          settings=Settings(), context=context_of(runtime))
     task = {**task, "state_version": STATE_VERSION}
     emit(task.get("run_dir"), "prepare", scenario=task.get("scenario"), project=task.get("project"),
+         project_id=task.get("project_id"),
          model=task.get("model"), approve_edits=task.get("approve_edits"),
          interpreter=interpreter_note(task))
     return {"task": task}

@@ -97,7 +97,7 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
     human = bool(task.get("approve_edits"))  # someone answers approval requests in this session
     skipped_for_trust, approvals = [], []
     for record in records:
-        trust = replay_trust(record, project=task.get("project", ""),
+        trust = replay_trust(record, project_id=task.get("project_id", ""),
                              runner_checks=[c.describe() for c in runner_checks(record.diff)])
         attempt = _try(state, context, workspace, journal_dir, record, ask=human, why=trust.needs_approval)
         info["tried"].append(ReplayAttempt(memory_id=record.memory_id, result=attempt.result))

@@ -20,6 +20,7 @@ def summarize(state: AgentState) -> dict:
         "thread_id": task.get("session_id"),
         "scenario": task.get("scenario"),
         "project": task.get("project"),
+        "project_id": task.get("project_id"),  # who the project is (workspace/identity.py)
         "model": task.get("model", "scripted"),
         "status": state.get("status"),
         "reason": state.get("reason"),

@@ -100,11 +100,11 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     if unapproved:
         return refused(state, runtime, unapproved)
     memory = fix_memory(runtime)
-    project = task.get("project", "")
+    project, project_id = task.get("project", ""), task.get("project_id", "")  # shown; who it is
     source = memory.get(replayed) if replayed else None  # the replayed record, before this confirmation
     how = ""
     if source is not None:
-        trust = replay_trust(source, project=project,
+        trust = replay_trust(source, project_id=project_id,
                              runner_checks=[c.describe() for c in runner_checks(source.diff)])
         how = (f"approved by a human: {'; '.join(trust.needs_approval)}" if trust.needs_approval
                and replay_approved(state, replayed) else trust.note)
@@ -120,6 +120,7 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         session_id=task["session_id"],
         thread_id=task["session_id"],
         project=project,
+        project_id=project_id,
         model=model,
         kind="replay" if replayed else "fix",
         diagnosis=stored_diagnosis(state),
@@ -130,7 +131,8 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
         # Replayed into another project and confirmed here: the replayed fix is confirmed in this project too.
         memory.add_confirmation(source.memory_id, Confirmation(
             session_id=task["session_id"], thread_id=task["session_id"], outcome=confirmed["outcome"],
-            confirmed_at=utc_now(), model=model, kind="replay", project=project))
+            confirmed_at=utc_now(), model=model, kind="replay", project=project,
+            project_id=project_id))
     crash_point("store:written")
     if len(record.confirmations) == 1:  # a fix stored for the first time replaces earlier ones on its lines
         superseded = supersede_earlier(memory, record)
@@ -138,7 +140,7 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
             emit(task.get("run_dir"), "superseded", memory_id=record.memory_id, superseded=superseded)
     emit(task.get("run_dir"), "store", memory_id=record.memory_id, outcome=record.outcome)
     # The attempts on this failure that did not pass are linked to the fix that did ("tried first").
-    linked = memory.attempts.link(project=project, failing_tests=failing_tests(state), fix_id=record.memory_id)
+    linked = memory.attempts.link(project=project, project_id=project_id, failing_tests=failing_tests(state), fix_id=record.memory_id)
     if linked:
         emit(task.get("run_dir"), "attempts_linked", memory_id=record.memory_id, attempts=linked)
     return {"stored_memory_id": record.memory_id, "status": "fixed",

@@ -78,7 +78,7 @@ def tools(state: AgentState, runtime: Runtime[Context]) -> dict:
             raise ToolCallError(f"{call['name']} must be the first call of its turn")
     except ToolCallError as exc:
         return refuse_call(state, context, update, call, calls, exc)
-    env = ToolEnv(workspace_of(state), lambda: fix_memory(runtime), project=task.get("project") or None)
+    env = ToolEnv(workspace_of(state), lambda: fix_memory(runtime), project_id=task.get("project_id") or None)
     result, problem = call_guarded(lambda: tool.handler(args, env))  # a failed call is an observation
     content, error = (observation(tool, result), False) if problem is None else (problem, True)
     emit(task.get("run_dir"), "tool", name=call["name"], error=error, chars=len(content))

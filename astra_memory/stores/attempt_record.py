@@ -55,11 +55,14 @@ def failure_tests(failing_tests: list[str]) -> list[str]:
     return sorted({scrub(t.strip()) for t in failing_tests if t.strip()})[:MAX_TESTS]
 
 
-def failure_key(project: str, failing_tests: list[str]) -> str:
+def failure_key(project: str, failing_tests: list[str], project_id: str = "") -> str:
     """The failure an attempt was tried on: the project and its failing test ids (``failure_tests``),
     order-free. Over the scrubbed text, as stored (a test id holding a secret gives the same key
-    before and after)."""
-    text = "\x1f".join([scrub(project.strip()), *failure_tests(failing_tests)])
+    before and after). The project is its ``project_id`` (workspace/identity.py), never its folder
+    name; a record from before ids were kept (none) keeps its key over the name, which no session
+    gives any more: another project's attempt, never a gate on this one's edits."""
+    who = f"project_id\x1e{scrub(project_id.strip())}" if project_id.strip() else scrub(project.strip())
+    text = "\x1f".join([who, *failure_tests(failing_tests)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
@@ -92,7 +95,8 @@ class AttemptRecord(StoredRecord):
 
     attempt_id: str = Field(min_length=36, max_length=36)
     kind: Literal["attempt"] = KIND
-    project: str = Field(default="", max_length=200)
+    project: str = Field(default="", max_length=200)  # the folder's name, shown
+    project_id: str = Field(default="", max_length=200)  # who the project is: part of failure_key
     failure_key: str = Field(min_length=32, max_length=32, pattern=r"^[0-9a-f]{32}$")
     failing_tests: list[Annotated[str, StringConstraints(max_length=500)]] = Field(max_length=MAX_TESTS)
     symptom: str = Field(min_length=1, max_length=4_000)
@@ -145,11 +149,11 @@ class AttemptRecord(StoredRecord):
 def checked_attempt_id(record: AttemptRecord) -> AttemptRecord:
     """The record if its ids are its content's (failure key and attempt id recomputed); else
     MemoryValidationError: an id is never taken from a file."""
-    key = failure_key(record.project, record.failing_tests)
+    key = failure_key(record.project, record.failing_tests, record.project_id)
     expected = attempt_id_for(key, record.file_states)
     if record.failure_key != key or record.attempt_id != expected:
         raise MemoryValidationError(f"attempt_id {record.attempt_id} is not this attempt's id: its content "
-                                    f"(project, failing tests, files) gives {expected} (refused)")
+                                    f"(project id, failing tests, files) gives {expected} (refused)")
     return record
 
 

@@ -82,15 +82,17 @@ class AttemptMemory:
     def record(self, *, project: str, failing_tests: list[str], symptom: str, error_type: str, diff: str,
                file_states: dict[str, list[str]], end: AttemptEnd, outcome: str, still_failing: list[str],
                newly_failing: list[str], session_id: str, model: str = "",
-               when: datetime | None = None, state: str | None = None) -> AttemptRecord:
-        """Keep one tested change that did not pass (the same change on the same failure: one record);
+               when: datetime | None = None, state: str | None = None, project_id: str = "") -> AttemptRecord:
+        """Keep one tested change that did not pass (the same change on the same failure: one record).
+        ``project``: the folder's name (shown); ``project_id``: who the project is (failure_key);
         ``state``: the digest of the state it failed in (testrun/tested_state.py), None if unknown."""
-        key = failure_key(project, failing_tests)
+        key = failure_key(project, failing_tests, project_id)
         attempt_id = attempt_id_for(key, file_states)
         now = when or utc_now()
         session = {"session_id": session_id, "model": model, "outcome": outcome, "tried_at": now}
         new = validate_attempt({
             "attempt_id": attempt_id, "project": project, "failure_key": key,
+            **({"project_id": project_id} if project_id else {}),
             "failing_tests": failure_tests(failing_tests), "symptom": symptom, "error_type": error_type,
             "diff": diff, "file_states": file_states, "end": end, "outcome": outcome,
             "still_failing": still_failing[:50], "newly_failing": newly_failing[:50], "sessions": [session],
@@ -109,7 +111,8 @@ class AttemptMemory:
         """Hold the bounds of ``record``'s failure and project: this installation's own attempts are
         kept before imported ones, then the most recently tried."""
         for field, value, limit in (("failure_key", record.failure_key, MAX_PER_FAILURE),
-                                    ("project", record.project, MAX_PER_PROJECT)):
+                                    (("project_id", record.project_id) if record.project_id
+                                     else ("project", record.project)) + (MAX_PER_PROJECT,)):
             kept = sorted(self._where({field: value}), key=lambda r: (not r.imported, r.last_tried), reverse=True)
             for old in kept[limit:]:
                 if old.attempt_id != record.attempt_id or record.imported:
@@ -124,10 +127,10 @@ class AttemptMemory:
             self.write(record)
         return record
 
-    def link(self, *, project: str, failing_tests: list[str], fix_id: str) -> list[str]:
+    def link(self, *, failing_tests: list[str], fix_id: str, project: str = "", project_id: str = "") -> list[str]:
         """Link every active attempt on this failure to the fix that finally worked; their ids."""
         linked = []
-        for record in self._where({"failure_key": failure_key(project, failing_tests)}):
+        for record in self._where({"failure_key": failure_key(project, failing_tests, project_id)}):
             if record.status == "active" and self.update(record.attempt_id, status="linked", linked_fix=fix_id):
                 linked.append(record.attempt_id)
         return linked
@@ -152,19 +155,19 @@ class AttemptMemory:
     def linked_to(self, fix_id: str) -> list[AttemptRecord]:
         return sorted(self._where({"linked_fix": fix_id}), key=lambda r: r.first_tried)
 
-    def repeat_of(self, *, project: str, failing_tests: list[str], file_states: dict[str, list[str]],
-                  state_now: Callable[[], str]) -> AttemptRecord | None:
+    def repeat_of(self, *, failing_tests: list[str], file_states: dict[str, list[str]],
+                  state_now: Callable[[], str], project: str = "", project_id: str = "") -> AttemptRecord | None:
         """The recorded failed attempt of exactly this change on this failure that failed in the state
         ``state_now()`` gives (asked only when there is such a record: it reads the project), if any."""
-        record = self.get(attempt_id_for(failure_key(project, failing_tests), file_states))
+        record = self.get(attempt_id_for(failure_key(project, failing_tests, project_id), file_states))
         if record is None or record.status == "invalidated" or record.imported or not record.failed_in:
             return None
         return record if state_now() in record.failed_in else None
 
-    def delivered(self, query: str, *, project: str, failing_tests: list[str],
+    def delivered(self, query: str, *, failing_tests: list[str], project: str = "", project_id: str = "",
                   limit: int = MAX_DELIVERED) -> list[AttemptHit]:
         """What the memory search shows beside the fixes (see the module docstring)."""
-        key = failure_key(project, failing_tests)
+        key = failure_key(project, failing_tests, project_id)
         same = sorted((r for r in self._where({"failure_key": key}) if r.status == "active"),
                       key=lambda r: (not r.imported, r.last_tried), reverse=True)  # this installation's first
         hits = [AttemptHit(r, None, True) for r in same[:limit]]

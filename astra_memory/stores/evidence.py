@@ -30,16 +30,17 @@ from typing import Any
 MAX_LIFT = 2  # places; fixed before measuring, not fitted
 
 
-def counted(confirmation: Any, project: str) -> bool:
-    """A confirmation that is evidence: this installation's own (not imported), in ``project``."""
+def counted(confirmation: Any, project_id: str) -> bool:
+    """A confirmation that is evidence: this installation's own (not imported), in the project
+    ``project_id`` (workspace/identity.py; a confirmation without one is in no project)."""
     return (isinstance(confirmation, Mapping) and not confirmation.get("imported")
-            and (confirmation.get("project") or project) == project)
+            and bool(project_id) and confirmation.get("project_id") == project_id)
 
 
 def evidence(value: Mapping[str, Any]) -> int:
     """Confirmations beyond the first, replays counted twice, read from a stored record value."""
-    project = value.get("project") or ""
-    confirmations = [c for c in value.get("confirmations") or [] if counted(c, project)]
+    project_id = value.get("project_id") or ""
+    confirmations = [c for c in value.get("confirmations") or [] if counted(c, project_id)]
     replays = sum(1 for c in confirmations if c.get("kind") == "replay")
     total = len(confirmations) + int(value.get("confirmations_dropped") or 0)
     return max(0, total - 1) + replays
@@ -50,14 +51,13 @@ def lift(strength: int, max_lift: int = MAX_LIFT) -> int:
     return min(max_lift, int(math.log2(1 + strength))) if strength > 0 else 0
 
 
-def evidence_order(values: Sequence[Mapping[str, Any]], *, project: str | None,
+def evidence_order(values: Sequence[Mapping[str, Any]], *, project_id: str | None,
                    max_lift: int = MAX_LIFT) -> list[int]:
-    """Indices of ``values`` (in fused order) after each record of ``project`` moved up by its lift.
-
-    ``project=None`` lifts every record (the bench's "all projects" variant)."""
+    """Indices of ``values`` (in fused order) after each record of the project ``project_id`` moved
+    up by its lift. ``project_id=None`` lifts every record (the bench's "all projects" variant)."""
     def key(i: int) -> tuple[int, int, int]:
         value = values[i]
-        mine = project is None or (bool(project) and value.get("project") == project)
+        mine = project_id is None or (bool(project_id) and value.get("project_id") == project_id)
         up = lift(evidence(value), max_lift) if mine else 0
         return (i - up, -up, i)  # lifted by one: past the neighbour it now ties with
     return sorted(range(len(values)), key=key)

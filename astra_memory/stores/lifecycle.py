@@ -31,9 +31,9 @@ def invalidate(memory: FixMemory, memory_id: str, reason: str) -> FixRecord | No
 def supersede_earlier(memory: FixMemory, record: FixRecord) -> list[str]:
     """Mark active records of ``record``'s project that changed the same lines as superseded by it."""
     lines = changed_lines(record.diff)
-    if not lines or not record.project:
+    if not lines or not record.project_id:  # a project is its id (workspace/identity.py), not its name
         return []
-    items = memory.store.search(memory.namespace, filter={"project": record.project}, limit=PROJECT_SCAN_LIMIT)
+    items = memory.store.search(memory.namespace, filter={"project_id": record.project_id}, limit=PROJECT_SCAN_LIMIT)
     marked = []
     for item in items:
         other = memory.record_of(item)  # None: a damaged row, skipped (named in memory.damaged)
@@ -50,14 +50,14 @@ def _line_hash(line: str) -> str:
     return hashlib.sha256(" ".join(line.split()).encode("utf-8")).hexdigest()
 
 
-def stale_notes(hits: list[MemoryHit], workspace: str | Path, project: str) -> dict[str, str]:
+def stale_notes(hits: list[MemoryHit], workspace: str | Path, project_id: str) -> dict[str, str]:
     """``{memory_id: "stale: <file> changed since <date>"}`` for same-project hits whose produced lines are gone."""
     root = Path(workspace)
     hashed: dict[str, set[str] | None] = {}
     notes: dict[str, str] = {}
     for hit in hits:
         record = hit.record
-        if not project or record.project != project:
+        if not project_id or record.project_id != project_id:
             continue
         for rel, lines in produced_lines(record.diff).items():
             if rel not in hashed:

@@ -123,7 +123,7 @@ class FixMemory:
 
     # -- search ---------------------------------------------------------------------------
     def search_codebase_memory(self, query: str, *, error_type: str | None = None, top_k: int = 3,
-                               min_score: float | None = None, project: str | None = None,
+                               min_score: float | None = None, project_id: str | None = None,
                                against: str = "symptom") -> list[MemoryHit]:
         """The records likely to be about ``query``, best first: possibly none (stores/hybrid.py).
 
@@ -131,7 +131,8 @@ class FixMemory:
         record embeds, its symptom and fix) or ``"cause"`` (a diagnosis: the query and each record's
         cause, ``FixRecord.cause_text``, are both taken without the project's names, for the vector and
         for the words: stores/mechanism.py; and the cut-off is the diagnosis search's own).
-        ``project``: the project the search is for; its records confirmed again or replayed move up
+        ``project_id``: the project the search is for (workspace/identity.py: its repository, never a
+        folder name); its records confirmed again or replayed move up
         a place or two (stores/evidence.py), and in a symptom search its fixes for none of the query's
         failing tests are left out (stores/recurrence.py). Without it no record is lifted or left out.
         A ``min_score`` of 0 or below shows every rank: no floor and no margin either (benches, tools).
@@ -157,18 +158,18 @@ class FixMemory:
         # invalidated fix is never returned, nor weighs on the others' lexical scores.
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
-        if against == "symptom" and project:  # the project's fixes of other tests: another bug (stores/recurrence.py)
+        if against == "symptom" and project_id:  # the project's fixes of other tests: another bug (stores/recurrence.py)
             failing = failing_test_names(query)
-            items = [item for item in items if not another_bug_of_the_project(item.value, project, failing)]
+            items = [item for item in items if not another_bug_of_the_project(item.value, project_id, failing)]
         cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
         fused: list[float | None] = [None] * len(items)
         if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)
             order, scores = hybrid_ranking(query, [lexical_text(item.value, against) for item in items], cosines)
             items, cosines, fused = [items[i] for i in order], [cosines[i] for i in order], [scores[i] for i in order]
         ranked = list(zip(items, cosines, fused))
-        if self.evidence != "off" and (project or self.evidence == "all"):
+        if self.evidence != "off" and (project_id or self.evidence == "all"):
             order = evidence_order([item.value for item, _, _ in ranked],
-                                   project=None if self.evidence == "all" else project)
+                                   project_id=None if self.evidence == "all" else project_id)
             ranked = [ranked[i] for i in order]
         ranked.sort(key=lambda row: row[0].value.get("status") == "superseded")  # below every active fix (stable)
         # The minimum score is calibrated on the cosine; the floor and the margin on the fused score.
@@ -184,7 +185,7 @@ class FixMemory:
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,
                          *, confirmed_outcome: str | None, symptom: str, diff: str, session_id: str,
-                         thread_id: str | None = None, project: str = "", model: str = "",
+                         thread_id: str | None = None, project: str = "", project_id: str = "", model: str = "",
                          timestamp: datetime | None = None, kind: ConfirmationKind = "fix",
                          diagnosis: RecordDiagnosis | dict | None = None,
                          not_replayable: str | None = None) -> FixRecord:
@@ -192,7 +193,8 @@ class FixMemory:
 
         The same fix (project, error type, normalised diff) confirmed again is the same record: this
         session is added to its ``confirmations`` (``kind="replay"`` when memory's own diff was replayed).
-        ``diagnosis``: the fixing session's stated diagnosis (error type, cause, files), kept with the
+        ``project``: the project's name (shown); ``project_id``: who it is (workspace/identity.py), what
+        trust, recurrence and ranking compare. ``diagnosis``: the fixing session's stated diagnosis (error type, cause, files), kept with the
         fix so that a later diagnosis is matched against causes (``FixRecord.diagnosis``).
         ``not_replayable``: why the diff must never be applied (it was scrubbed: nodes/store.py).
         """
@@ -211,12 +213,13 @@ class FixMemory:
             if not isinstance(text, str) or not text.strip():
                 raise MemoryValidationError(f"{name} must be non-empty text")
         confirmation = {"session_id": session_id, "thread_id": thread_id or session_id, "outcome": outcome,
-                        "confirmed_at": when, "model": model, "kind": kind, "project": project}
+                        "confirmed_at": when, "model": model, "kind": kind, "project": project,
+                        "project_id": project_id}
         record = validate_record({
             "memory_id": PLACEHOLDER_ID, "symptom": symptom, "error_type": error_type,
             "file_paths": list(file_paths), "fix_description": fix_description, "diff": diff,
             "outcome": outcome, "timestamp": when, "updated_at": now, "session_id": session_id,
-            "thread_id": thread_id or session_id, "project": project, "model": model,
+            "thread_id": thread_id or session_id, "project": project, "project_id": project_id, "model": model,
             "confirmations": [confirmation],
             **({"diagnosis": diagnosis} if diagnosis else {}),
             **({"not_replayable": not_replayable} if not_replayable else {}),

@@ -51,8 +51,12 @@ def canonical_uuid(value: Any, what: str = "memory_id") -> str:
 
 
 def memory_id_for(*, project: str, error_type: str, diff: str, fix_description: str = "",
-                  file_paths: list[str] | None = None) -> str:
+                  file_paths: list[str] | None = None, project_id: str = "") -> str:
     """uuid5 over what makes two confirmations the same fix: project, error type, normalised diff.
+
+    ``project_id`` (workspace/identity.py) is part of the key when the record has one: two folders of
+    one name holding different repositories store two records. A record from before it was kept
+    (none) keeps the id it had.
 
     Another session confirming the same change (even at other line offsets) gets the same id, so
     its store adds a confirmation instead of a record. A record without a diff (imported, bench
@@ -61,14 +65,16 @@ def memory_id_for(*, project: str, error_type: str, diff: str, fix_description: 
     change = normalized_diff(diff)
     if not change:
         change = "\x1e".join(["no-diff", " ".join(fix_description.split()), *sorted(file_paths or [])])
-    key = "\x1f".join(["v2", project.strip(), error_type.strip(), change])
+    key = "\x1f".join(["v2", project.strip(), error_type.strip(), change,
+                       *(["project_id", project_id.strip()] if project_id.strip() else [])])
     return str(uuid.uuid5(MEMORY_ID_NAMESPACE, key))
 
 
 def memory_id_of(record: "FixRecord") -> str:
     """The version-2 id a record should have (migration of version-1 ids)."""
     return memory_id_for(project=record.project, error_type=record.error_type, diff=record.diff,
-                         fix_description=record.fix_description, file_paths=record.file_paths)
+                         fix_description=record.fix_description, file_paths=record.file_paths,
+                         project_id=record.project_id)
 
 
 def utc_now() -> datetime:
@@ -84,8 +90,10 @@ def scrubbing(info: ValidationInfo) -> bool:
 class Confirmation(BaseModel):
     """One session that confirmed this fix: by finding it (``fix``) or by replaying it (``replay``).
 
-    ``project``: the project that session worked on ("" in records from before it was kept: the
-    record's own project). ``imported``: it came in through ``memory import``, from another
+    ``project``: the name of the project that session worked on ("" in records from before it was
+    kept: the record's own), shown only. ``project_id``: who that project is (workspace/identity.py);
+    "" in confirmations from before it was kept: another project's, never this one's (stores/trust.py).
+    ``imported``: it came in through ``memory import``, from another
     installation: kept and shown, never counted as evidence or as a reason to replay (stores/trust.py).
     """
 
@@ -98,6 +106,7 @@ class Confirmation(BaseModel):
     model: str = Field(default="", max_length=200)
     kind: ConfirmationKind = "fix"
     project: str = Field(default="", max_length=200)
+    project_id: str = Field(default="", max_length=200)
     imported: StrictBool = False
 
     @field_validator("outcome")
@@ -182,7 +191,10 @@ class FixRecord(StoredRecord):
     updated_at: AwareDatetime
     session_id: str = Field(min_length=1, max_length=200)
     thread_id: str = Field(min_length=1, max_length=200)
-    project: str = Field(default="", max_length=200)
+    project: str = Field(default="", max_length=200, description="the project's name, shown only")
+    # Who the project is (workspace/identity.py): what trust, recurrence, ranking and supersession
+    # compare. "" in records from before it was kept: another project's fix, wherever it is read.
+    project_id: str = Field(default="", max_length=200)
     model: str = Field(default="", max_length=200, description="which model produced the fix")
     schema_version: int = Field(default=SCHEMA_VERSION, ge=1, le=SCHEMA_VERSION)
     confirmations: list[Confirmation] = Field(default_factory=list, max_length=MAX_CONFIRMATIONS,
@@ -221,7 +233,8 @@ class FixRecord(StoredRecord):
             data = {**data, "confirmations": [{
                 "session_id": data["session_id"], "thread_id": data.get("thread_id") or data["session_id"],
                 "outcome": data.get("outcome") or "", "confirmed_at": data.get("timestamp"),
-                "model": data.get("model") or "", "kind": "fix"}]}
+                "model": data.get("model") or "", "kind": "fix",
+                **({"project_id": data["project_id"]} if data.get("project_id") else {})}]}
         return data
 
     @property
@@ -253,9 +266,11 @@ class FixRecord(StoredRecord):
         return bool(self.local_confirmations)
 
     @property
-    def projects_confirmed_here(self) -> list[str]:
-        """The projects whose sessions here confirmed this fix, in first-confirmed order."""
-        return list(dict.fromkeys(c.project or self.project for c in self.local_confirmations))
+    def projects_confirmed_here(self) -> dict[str, str]:
+        """``{project_id: name}`` of the projects whose sessions here confirmed this fix, in
+        first-confirmed order. A confirmation from before project ids were kept counts for none."""
+        return {c.project_id: c.project or self.project
+                for c in self.local_confirmations if c.project_id}
 
     @field_validator("file_paths", mode="before")
     @classmethod
@@ -313,6 +328,9 @@ class FixRecord(StoredRecord):
         for optional in ("diagnosis", "not_replayable"):  # absent when unset: earlier versions read it
             if value.get(optional) is None:
                 value.pop(optional, None)
+        for part in (value, *(value.get("confirmations") or [])):  # stored without an empty id: as before
+            if not part.get("project_id"):
+                part.pop("project_id", None)
         value["embed_text"] = self.embed_text
         value[CAUSE_FIELD] = self.mechanism_text  # what a diagnosis is matched with: the cause without names
         return value

@@ -23,9 +23,10 @@ from typing import Any
 from astra_memory.testrun.symptoms import failing_test_names
 
 
-def another_bug_of_the_project(value: dict[str, Any], project: str | None, failing: frozenset[str]) -> bool:
-    """True when the stored fix ``value`` is for ``project`` and was for none of the ``failing`` tests."""
-    if not project or not failing or value.get("project") != project:
+def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, failing: frozenset[str]) -> bool:
+    """True when the stored fix ``value`` is for the project ``project_id`` (its repository,
+    workspace/identity.py; never a folder name) and was for none of the ``failing`` tests."""
+    if not project_id or not failing or value.get("project_id") != project_id:
         return False
     tests = failing_test_names(str(value.get("symptom") or ""))
     return bool(tests) and not tests & failing

@@ -8,7 +8,10 @@ fix this installation has reason to trust in this place:
   (imported ones, ``memory import``, are another installation's word, stores/transfer.py);
 - **in this project, or in two**: a fix moves to a project it was not confirmed in unasked only once
   sessions here confirmed it in at least two projects (a human's approved replay into a second project is such a
-  confirmation, nodes/store.py); one project's fix may fit another by accident;
+  confirmation, nodes/store.py); one project's fix may fit another by accident. A project is its
+  ``project_id`` (workspace/identity.py: its repository), never its folder name: an untrusted
+  checkout named like the user's project is another project. A confirmation from before project ids
+  were kept counts for no project, so such a record is another project's fix everywhere;
 - **no test-runner special case** in its diff (rules/runner_checks.py);
 - **confirmed by per-test results**: a fix whose outcome was judged by a test command's exit code
   alone (not pytest: testrun/results.py says "exit code only" in the outcome) is weaker evidence.
@@ -35,23 +38,24 @@ class ReplayTrust:
 
 
 def _projects(record: FixRecord) -> str:
-    names = record.projects_confirmed_here
+    names = list(record.projects_confirmed_here.values())
     return ", ".join(names) if names else "none"
 
 
-def replay_trust(record: FixRecord, *, project: str, runner_checks: list[str] = ()) -> ReplayTrust:
-    """Whether ``record`` may be replayed unasked in ``project`` (module docstring)."""
+def replay_trust(record: FixRecord, *, project_id: str, runner_checks: list[str] = ()) -> ReplayTrust:
+    """Whether ``record`` may be replayed unasked in the project ``project_id`` (module docstring)."""
     reasons: list[str] = []
     note = ""
     projects = record.projects_confirmed_here
+    legacy = "" if record.project_id else ", stored before a project's identity was kept (by folder name only)"
     if not record.confirmed_here:
         reasons.append(f"its {record.times_imported} confirmation(s) were all imported from another installation; "
                        "none was made here")
-    elif project not in projects and len(projects) < PROJECTS_TO_TRAVEL:
-        reasons.append(f"it is a fix from another project ({record.project or 'unnamed'}), confirmed here in "
+    elif not (project_id and project_id in projects) and len(projects) < PROJECTS_TO_TRAVEL:
+        reasons.append(f"it is a fix from another project ({record.project or 'unnamed'}{legacy}), confirmed here in "
                        f"{len(projects)} project(s) ({_projects(record)}); a fix is replayed into another "
                        f"project unasked only after confirmations in {PROJECTS_TO_TRAVEL}")
-    elif record.project != project:
+    elif record.project_id != project_id:
         note = (f"a fix from another project ({record.project or 'unnamed'}), confirmed here in "
                 f"{len(projects)} project(s): {_projects(record)}")
     if EXIT_CODE_ONLY in record.outcome:

@@ -48,7 +48,7 @@ class ToolEnv:
 
     workspace: Workspace
     memory: Callable[[], FixMemory]  # opened on demand: most tools never need it
-    project: str | None = None  # the session's project: its recurring fixes rank first (stores/evidence.py)
+    project_id: str | None = None  # the session's project (workspace/identity.py): its recurring fixes rank first
 
 
 Handler = Callable[[Any, ToolEnv], str]
@@ -95,7 +95,7 @@ def _search_code(args: SearchCodeArgs, env: ToolEnv) -> str:
 
 def _search_memory(args: SearchMemoryArgs, env: ToolEnv) -> str:
     return format_hits(env.memory().search_codebase_memory(args.query, error_type=args.error_type, top_k=args.top_k,
-                                                               project=env.project))
+                                                               project_id=env.project_id))
 
 
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
