@@ -80,7 +80,7 @@ def refuse_earlier_version(agent: Agent, thread_id: str) -> None:
     saved = checkpointer.get_tuple(agent.config(thread_id)) if checkpointer else None
     values = saved.checkpoint.get("channel_values", {}) if saved else {}
     task = values.get("task") or {}
-    if not task or task.get("state_version") == STATE_VERSION:
+    if not task or task.get("state_version") == STATE_VERSION or _before_prepare(agent, thread_id):
         return
     retired = [f"its state has {old!r}, now {new!r}" for old, new in RETIRED_FIELDS.items()
                if values.get(old) is not None]
@@ -88,6 +88,13 @@ def refuse_earlier_version(agent: Agent, thread_id: str) -> None:
     raise EarlierVersionThreadError(
         f"thread {thread_id!r} was started by an earlier version of astra-memory ({why}) and cannot be "
         "resumed safely: run the task again under a new thread id")
+
+
+def _before_prepare(agent: Agent, thread_id: str) -> bool:
+    """Whether the thread's last checkpoint is its input, prepare still to run (a kill before
+    prepare's checkpoint): no code has stamped a version yet, and this one's prepare checks the task."""
+    snapshot = agent.graph.get_state(agent.config(thread_id))
+    return "prepare" in snapshot.next or any(t.name == "prepare" for t in snapshot.tasks or ())
 
 
 @dataclass
