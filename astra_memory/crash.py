@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -41,21 +42,21 @@ def watch_writes(saver: Any) -> None:
     if saver is None or not armed():
         return
     put, put_writes = saver.put, saver.put_writes
-    writing: list[str] = []
+    writing = threading.local()  # LangGraph saves a checkpoint and a node's writes from different threads
 
     def put_then_point(*args: Any, **kwargs: Any) -> Any:
-        writing.append("put")
+        writing.what = "put"
         try:
             return put(*args, **kwargs)
         finally:
-            writing.pop()
+            writing.what = None
 
     def put_writes_then_point(config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
-        writing.append("writes")
+        writing.what = "writes"
         try:
             put_writes(config, writes, task_id, task_path)
         finally:
-            writing.pop()
+            writing.what = None
         parts = str(task_path).lstrip("~").split(", ")  # LangGraph's "~__pregel_pull, investigate"
         node = parts[1] if len(parts) > 1 else parts[0] or "?"
         crash_point(f"writes:{node}")
@@ -70,8 +71,9 @@ def watch_writes(saver: Any) -> None:
     def cursor_with_point(**kwargs: Any) -> Iterator[Any]:
         with cursor(**kwargs) as cur:
             yield cur
-            if writing and kwargs.get(flag, name == "cursor"):  # SQLite's cursor commits by default
-                crash_point(f"inside:{writing[-1]}")
+            what = getattr(writing, "what", None)
+            if what and kwargs.get(flag, name == "cursor"):  # SQLite's cursor commits by default
+                crash_point(f"inside:{what}")
 
     setattr(saver, name, cursor_with_point)
 

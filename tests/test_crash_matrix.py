@@ -17,7 +17,6 @@ process as ASTRA_DATABASE_URL), so points running at the same time never share a
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
