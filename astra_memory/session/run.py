@@ -80,7 +80,7 @@ def refuse_earlier_version(agent: Agent, thread_id: str) -> None:
     saved = checkpointer.get_tuple(agent.config(thread_id)) if checkpointer else None
     values = saved.checkpoint.get("channel_values", {}) if saved else {}
     task = values.get("task") or {}
-    if not task or task.get("state_version") == STATE_VERSION or _before_prepare(agent, thread_id):
+    if not task or task.get("state_version") == STATE_VERSION:
         return
     retired = [f"its state has {old!r}, now {new!r}" for old, new in RETIRED_FIELDS.items()
                if values.get(old) is not None]
@@ -88,13 +88,6 @@ def refuse_earlier_version(agent: Agent, thread_id: str) -> None:
     raise EarlierVersionThreadError(
         f"thread {thread_id!r} was started by an earlier version of astra-memory ({why}) and cannot be "
         "resumed safely: run the task again under a new thread id")
-
-
-def _before_prepare(agent: Agent, thread_id: str) -> bool:
-    """Whether the thread's last checkpoint is its input, prepare still to run (a kill before
-    prepare's checkpoint): no code has stamped a version yet, and this one's prepare checks the task."""
-    snapshot = agent.graph.get_state(agent.config(thread_id))
-    return "prepare" in snapshot.next or any(t.name == "prepare" for t in snapshot.tasks or ())
 
 
 @dataclass
@@ -328,7 +321,10 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     with claimed(agent, thread_id):
         refuse_known(agent, thread_id)
         context = _guarded(agent, context or Context(model=task.get("model")), task)
+        # Stamped here as well as by prepare: a kill before prepare's checkpoint leaves this input as the
+        # last checkpoint, and resume judges the thread's version from it (refuse_earlier_version).
         task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
+                "state_version": STATE_VERSION,
                 **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed
         if agent.threads is not None:
             agent.threads.register(thread_id, dict(task))  # from now on `resume` can start it
