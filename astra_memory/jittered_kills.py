@@ -125,6 +125,16 @@ def line_kills(rng: random.Random, per_line: int, lines: Iterable[str] = LINES) 
     return kills
 
 
+def node_kills(rng: random.Random, per_node: int, lines: Iterable[str] = LINES) -> list[Kill]:
+    """``per_node`` kills for every node (and the header), each after one of that node's progress
+    lines chosen at random (a node that runs several times: any of its runs), at its own delay."""
+    runs: dict[str, int] = {}
+    for line in lines:
+        runs[line] = runs.get(line, 0) + 1
+    return [Kill(line, line, rng.randint(1, count), rng.randint(0, MAX_DELAY_MS))
+            for line, count in runs.items() for _ in range(per_node)]
+
+
 def point_kills(rng: random.Random, count: int, puts: int, writes: int) -> list[Kill]:
     """``count`` kills inside checkpoint writes and inside node-writes writes, at seeded positions
     among the ``puts`` checkpoints and ``writes`` node writes of an uncrashed session."""
@@ -277,15 +287,19 @@ def table(outcomes: Iterable[Outcome], reference: Outcome, backend: str) -> str:
 
 
 def run_matrix(kills: list[Kill], scenario: Path, base: Path, env: Mapping[str, str], *, workers: int = 2,
-               new_url: Callable[[], str] | None = None) -> tuple[Outcome, list[Outcome]]:
-    """The uncrashed reference and every kill, ``workers`` sessions at a time, each in its own home
-    (and database): none shares a thread or a record."""
+               new_url: Callable[[], str] | None = None, reference: Outcome | None = None,
+               on_outcome: Callable[[Outcome], None] | None = None) -> tuple[Outcome, list[Outcome]]:
+    """The uncrashed reference (unless given) and every kill, ``workers`` sessions at a time, each in
+    its own home (and database): none shares a thread or a record. ``on_outcome`` sees each as it ends."""
     from concurrent.futures import ThreadPoolExecutor
 
     def one(index: int, kill: Kill | None) -> Outcome:
-        return run_kill(kill, scenario, base / f"k{index}", env, new_url() if new_url else None)
+        outcome = run_kill(kill, scenario, base / f"k{index}", env, new_url() if new_url else None)
+        if on_outcome is not None:
+            on_outcome(outcome)
+        return outcome
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        reference = pool.submit(one, 0, None)
+        ran = pool.submit(one, 0, None) if reference is None else None
         futures = [pool.submit(one, i, kill) for i, kill in enumerate(kills, start=1)]
-        return reference.result(), [f.result() for f in futures]
+        return (ran.result() if ran else reference), [f.result() for f in futures]
