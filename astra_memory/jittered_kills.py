@@ -181,7 +181,8 @@ def _command(*args: str) -> list[str]:
 def _killed_run(kill: Kill, scenario: Path, env: Mapping[str, str]) -> bool:
     """Run the session until ``kill`` lands; whether the process died of our SIGKILL."""
     env = {**env, **({"ASTRA_CRASH_AT": kill.point} if kill.point else {})}
-    proc = subprocess.Popen(_command("run", str(scenario), "--thread-id", THREAD, "--json"), cwd=ROOT, env=env,
+    # Not --json: that mode prints no progress lines.
+    proc = subprocess.Popen(_command("run", str(scenario), "--thread-id", THREAD), cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     timer = None
     seen: dict[str, int] = {}

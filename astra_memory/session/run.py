@@ -333,8 +333,10 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
 
 
 def thread_state(agent: Agent, thread_id: str):
+    """The thread's last checkpoint, or None while it holds no task (not started: a kill just after
+    `run` registered it can leave a checkpoint without one; resume starts it from the registered task)."""
     snapshot = agent.graph.get_state(agent.config(check_thread_id(thread_id)))
-    return snapshot if snapshot.values else None
+    return snapshot if (snapshot.values or {}).get("task") else None
 
 
 def finished(snapshot) -> bool:
