@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,20 +31,51 @@ def armed() -> bool:
 
 
 def watch_writes(saver: Any) -> None:
-    """Add the point ``writes:NODE`` to a LangGraph checkpointer: reached when a node's writes are
-    saved and before the checkpoint that follows them, the window in which a killed thread has
-    pending writes and no next checkpoint (``session/run.py: finished``). Only when ``armed()``."""
+    """Add kill points to a LangGraph checkpointer (only when ``armed()``):
+
+    - ``writes:NODE``: a node's writes are saved and the checkpoint that follows them is not, the
+      window in which a killed thread has pending writes and no next checkpoint
+      (``session/run.py: finished``);
+    - ``inside:put`` and ``inside:writes``: inside the write of a checkpoint or of a node's writes,
+      its statements sent and not yet committed (SQLite's ``cursor``, PostgreSQL's pipelined
+      ``_cursor``), so a kill there leaves a transaction the database must roll back."""
     if saver is None or not armed():
         return
-    put_writes = saver.put_writes
+    put, put_writes = saver.put, saver.put_writes
+    writing = threading.local()  # LangGraph saves a checkpoint and a node's writes from different threads
+
+    def put_then_point(*args: Any, **kwargs: Any) -> Any:
+        writing.what = "put"
+        try:
+            return put(*args, **kwargs)
+        finally:
+            writing.what = None
 
     def put_writes_then_point(config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
-        put_writes(config, writes, task_id, task_path)
+        writing.what = "writes"
+        try:
+            put_writes(config, writes, task_id, task_path)
+        finally:
+            writing.what = None
         parts = str(task_path).lstrip("~").split(", ")  # LangGraph's "~__pregel_pull, investigate"
         node = parts[1] if len(parts) > 1 else parts[0] or "?"
         crash_point(f"writes:{node}")
 
-    saver.put_writes = put_writes_then_point
+    saver.put, saver.put_writes = put_then_point, put_writes_then_point
+    name, flag = ("cursor", "transaction") if hasattr(saver, "cursor") else ("_cursor", "pipeline")
+    cursor = getattr(saver, name, None)
+    if cursor is None:
+        return
+
+    @contextmanager
+    def cursor_with_point(**kwargs: Any) -> Iterator[Any]:
+        with cursor(**kwargs) as cur:
+            yield cur
+            what = getattr(writing, "what", None)
+            if what and kwargs.get(flag, name == "cursor"):  # SQLite's cursor commits by default
+                crash_point(f"inside:{what}")
+
+    setattr(saver, name, cursor_with_point)
 
 
 def _matches(wanted: str, name: str) -> bool:

@@ -139,6 +139,7 @@ class TaskInput(BaseModel):
     run_dir: str | None = None
     session_id: str | None = None
     knobs: dict[str, Any] | None = None
+    state_version: int | None = None  # restamped by prepare
 
     @field_validator("*", mode="before")
     @classmethod

@@ -17,7 +17,6 @@ process as ASTRA_DATABASE_URL), so points running at the same time never share a
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
@@ -28,56 +27,10 @@ from pathlib import Path
 import pytest
 
 from astra_memory.events import read_events
-from astra_memory.scenarios import load_scenario
+from astra_memory.jittered_kills import NODE_SEQUENCE, two_attempt_scenario
 from astra_memory.session.run import list_threads, open_agent
 from astra_memory.settings import Settings
 from tests.conftest import BACKENDS, ROOT, cli_env, run_cli
-
-# A two-attempt solution: the first edit drops blank entries but keeps the spaces, so the first
-# finish() fails its tests; the second edit strips, and the second finish() passes.
-TWO_ATTEMPTS = '''
-[[solution]]
-tool = "read_file"
-[solution.args]
-path = "app/settings.py"
-
-[[solution]]
-tool = "state_diagnosis"
-[solution.args]
-error_type = "AssertionError"
-cause = "Comma-separated origins keep the whitespace around each entry after splitting."
-files = ["app/settings.py"]
-
-[[solution]]
-tool = "apply_edit"
-[solution.args]
-path = "app/settings.py"
-old_text = "if origin]"
-new_text = "if origin.strip()]"
-
-[[solution]]
-tool = "finish"
-[solution.args]
-error_type = "AssertionError"
-fix_description = "Drop blank entries."
-
-[[solution]]
-tool = "apply_edit"
-[solution.args]
-path = "app/settings.py"
-old_text = "[origin for origin"
-new_text = "[origin.strip() for origin"
-
-[[solution]]
-tool = "finish"
-[solution.args]
-error_type = "AssertionError"
-fix_description = "Strip whitespace around comma-separated values and drop blank entries."
-'''
-NODE_SEQUENCE = ["observe", "memory_search", "replay", "investigate", "tools", "investigate", "diagnosis_search",
-                 "investigate", "edit",
-                 "investigate", "test", "investigate", "edit", "investigate", "test", "confirm", "store", "report"]
-
 
 def _node_points() -> list[str]:
     seen: dict[str, int] = {}
@@ -95,11 +48,7 @@ THREAD = "crash-thread"
 
 @pytest.fixture(scope="module")
 def scenario_dir(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("two-attempts")
-    shutil.copytree(load_scenario("alpha").template, root / "project")
-    head = (load_scenario("alpha").root / "scenario.toml").read_text().split("[[solution]]")[0]
-    (root / "scenario.toml").write_text(head.replace('name = "alpha"', 'name = "alpha-two-attempts"') + TWO_ATTEMPTS)
-    return root
+    return two_attempt_scenario(tmp_path_factory.mktemp("two-attempts"))
 
 
 def _state(home: Path, url: str | None) -> dict:

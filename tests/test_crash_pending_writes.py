@@ -19,7 +19,7 @@ from astra_memory.session.run import finished, list_threads, open_agent, thread_
 from astra_memory.settings import Settings
 from tests.conftest import BACKENDS, cli_env, run_cli
 
-NODES = ["observe", "memory_search", "replay", "investigate", "tools", "diagnosis_search", "edit", "test",
+NODES = ["prepare", "observe", "memory_search", "replay", "investigate", "tools", "diagnosis_search", "edit", "test",
          "confirm", "store", "report"]
 THREAD = "pending-writes"
 

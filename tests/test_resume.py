@@ -12,7 +12,9 @@ FIXED_LINE = '    return [origin.strip() for origin in raw.split(",") if origin.
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("point", ["edit:applied", "store:written", "test:running"])
+# inside:put:#3: prepare's checkpoint half written, so the last one is the input (no version stamp yet).
+@pytest.mark.parametrize("point", ["edit:applied", "store:written", "test:running", "inside:put:#3",
+                                   "inside:writes:#2", "inside:put:#9"])
 def test_killed_session_resumes_to_fixed_with_one_record(isolated_home, point):
     crashed = run_cli("run", "alpha", "--thread-id", "crash-1", env=cli_env(ASTRA_CRASH_AT=point))
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr

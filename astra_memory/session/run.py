@@ -321,7 +321,10 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
     with claimed(agent, thread_id):
         refuse_known(agent, thread_id)
         context = _guarded(agent, context or Context(model=task.get("model")), task)
+        # Stamped here as well as by prepare: a kill before prepare's checkpoint leaves this input as the
+        # last checkpoint, and resume judges the thread's version from it (refuse_earlier_version).
         task = {**task, "knobs": recorded_knobs(replace(context, model=context.model or task.get("model"))),
+                "state_version": STATE_VERSION,
                 **scrub_data({k: task[k] for k in ("prompt", "project") if k in task})}  # free text is checkpointed
         if agent.threads is not None:
             agent.threads.register(thread_id, dict(task))  # from now on `resume` can start it
@@ -330,8 +333,10 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
 
 
 def thread_state(agent: Agent, thread_id: str):
+    """The thread's last checkpoint, or None while it holds no task (not started: a kill just after
+    `run` registered it can leave a checkpoint without one; resume starts it from the registered task)."""
     snapshot = agent.graph.get_state(agent.config(check_thread_id(thread_id)))
-    return snapshot if snapshot.values else None
+    return snapshot if (snapshot.values or {}).get("task") else None
 
 
 def finished(snapshot) -> bool:
