@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from astra_memory.bench.extra import require_bench_extra
+from astra_memory.cli.common import print_table
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
@@ -108,7 +109,7 @@ def _emit(result: dict, written: dict, as_json: bool, table: Table | list[Table]
         sys.stdout.write(json.dumps({**result, "written": written}, indent=2, default=str) + "\n")
         return
     for t in table if isinstance(table, list) else [table]:
-        console.print(t)
+        print_table(t, target=console)
     console.print(f"report: {written['markdown']}  json: {written['json']}  plots: {', '.join(written['png'])}")
 
 
