@@ -123,7 +123,9 @@ class Context:
         "--max-model-requests", "Model requests per session (default {default}).", min=1, panel="Limits"))
     max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", cli=Flag(
         "--max-tool-calls", "Tool calls per session (default {default}).", min=1, panel="Limits"))
-    max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS")
+    max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS", cli=Flag(
+        "--max-invalid-turns", "Refused model turns (a call refused, or no call) before the run ends failed "
+        "(default {default}).", min=1, panel="Limits"))
     test_timeout_s: float = knob(120.0, env="ASTRA_TEST_TIMEOUT_S", cli=Flag(
         "--test-timeout", "Seconds a test run may take (default {default}).", min=1, panel="Limits"))
     memory_top_k: int = knob(3, env="ASTRA_MEMORY_TOP_K")

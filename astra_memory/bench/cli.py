@@ -26,7 +26,7 @@ bench_app = typer.Typer(help="Benchmarks: retrieval quality, the multi-session e
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Results folder (default ./results/<bench>/).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the whole result as one JSON object.")]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print the whole result as one JSON object.")]
 EvalsOpt = Annotated[Optional[Path], typer.Option(
     "--evals", metavar="DIR", help="A source checkout's evals/ folder, whose blind sets join the development sets "
                                    "(default: the checkout this package runs from; an installed package has none).")]

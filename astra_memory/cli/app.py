@@ -34,6 +34,7 @@ from astra_memory.cli.options import session_options
 from astra_memory.cli.prices import prices
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
+from astra_memory.session.hints import resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
 
@@ -58,7 +59,7 @@ STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "bu
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
 # `run --help` panels (the shared options' panels are in context.py): each fits 80 columns.
 WORKSPACE = "Workspace"
-OutputJsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.", rich_help_panel="Output")]
+OutputJsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.", rich_help_panel="Output")]
 # Ended on something the user must change (the test environment, a model to configure): a usage exit.
 USAGE_STATUSES = ("cannot_run", "needs_model")
 
@@ -197,7 +198,7 @@ def run(
         workspace_task,
     )
 
-    settings = _settings(ctx)
+    settings, model = _settings(ctx), None
     if (scenario is None) == (workspace is None):
         _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
@@ -227,7 +228,7 @@ def run(
     except AstraError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(tid, settings)
+        _interrupted(tid, settings, model)
     _finish(summarize(final), waiting, as_json)
 
 
@@ -236,7 +237,7 @@ def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) ->
     if waiting is not None:
         summary = {**summary, "status": "waiting_for_approval",
                    "reason": f"an edit to {waiting['path']} waits for your answer; "
-                             f"run `astra-memory resume {summary['thread_id']}` to answer it"}
+                             f"run `{resume_command(summary['thread_id'], summary.get('model'))}` to answer it"}
     _print_json({**summary, **extra}) if as_json else _print_summary(summary)
     raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
@@ -251,12 +252,12 @@ def _cancel_window() -> float:
     return CANCEL_WINDOW_S if sys.stdin.isatty() and sys.stderr.isatty() else 0.0
 
 
-def _interrupted(thread_id: str, settings: Settings) -> None:
+def _interrupted(thread_id: str, settings: Settings, model: str | None) -> None:
     """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do).
     On a terminal a second Ctrl-C within ``CANCEL_WINDOW_S`` cancels it (`resume` then refuses it
     unless given --uncancel)."""
     err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with "
-              f"`astra-memory resume {thread_id}`", markup=False, highlight=False)
+              f"`{resume_command(thread_id, model)}`", markup=False, highlight=False)
     window = _cancel_window()
     if window > 0:
         try:  # the prompt inside: a Ctrl-C right after it still cancels
@@ -266,7 +267,7 @@ def _interrupted(thread_id: str, settings: Settings) -> None:
             from astra_memory.session.run import mark_cancelled
 
             mark_cancelled(settings, thread_id, "Ctrl-C twice")
-            err.print(f"cancelled: session {thread_id}; `astra-memory resume {thread_id} --uncancel` continues it",
+            err.print(f"cancelled: session {thread_id}; `{resume_command(thread_id, model, '--uncancel')}` continues it",
                       markup=False, highlight=False)
     raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -275,7 +276,7 @@ def _interrupted(thread_id: str, settings: Settings) -> None:
 @session_options
 def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
            uncancel: Annotated[bool, typer.Option(
-               "--uncancel", help="Continue a session that was cancelled (`astra-memory cancel`, Ctrl-C twice).")] = False,
+               "--uncancel", metavar="", help="Continue a session that was cancelled (`astra-memory cancel`, Ctrl-C twice).")] = False,
            given: dict[str, Any] | None = None) -> None:
     """Continue an interrupted session from its last checkpoint, under the knobs it started with
     (options given again win)."""
@@ -291,10 +292,12 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
         thread_state,
     )
 
+    model = None  # the session's, once read: the hint after a Ctrl-C names what resuming it needs
     try:
         check_thread_id(thread_id)
         with open_agent(_settings(ctx)) as agent:
             context = resumed_context(agent, thread_id, given)
+            model = context.model
             snapshot = thread_state(agent, thread_id)
             if not finished(snapshot):  # None: registered by `run`, killed before its first checkpoint
                 _preflight(context.model, context)  # the key probe asks the session's server
@@ -306,7 +309,7 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     except AstraError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(thread_id, _settings(ctx))
+        _interrupted(thread_id, _settings(ctx), model)
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
@@ -316,15 +319,16 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
 @app.command()
 def cancel(ctx: typer.Context, thread_id: str) -> None:
     """Stop a session on purpose: it is listed `cancelled`, and `resume` refuses it unless given --uncancel."""
-    from astra_memory.session.run import cancel_session, open_agent
+    from astra_memory.session.run import cancel_session, open_agent, thread_model
 
     try:
         check_thread_id(thread_id)
         with open_agent(_settings(ctx)) as agent:
             cancel_session(agent, thread_id)
+            model = thread_model(agent, thread_id)
     except AstraError as exc:
         _fail(str(exc))
-    err.print(f"session {thread_id} cancelled; `astra-memory resume {thread_id} --uncancel` continues it",
+    err.print(f"session {thread_id} cancelled; `{resume_command(thread_id, model, '--uncancel')}` continues it",
               markup=False, highlight=False)
 
 
@@ -349,7 +353,7 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 @app.command()
 def graph(
-    mermaid: Annotated[bool, typer.Option("--mermaid", help="Print the graph as Mermaid (the default).")] = True,
+    mermaid: Annotated[bool, typer.Option("--mermaid", metavar="", help="Print the graph as Mermaid (the default).")] = True,
     readme: Annotated[Optional[Path], typer.Option(help="Rewrite the generated graph block in this file.")] = None,
 ) -> None:
     """The agent graph as a picture (Mermaid), drawn from the compiled graph itself."""

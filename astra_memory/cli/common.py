@@ -49,7 +49,7 @@ console = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.")]
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:

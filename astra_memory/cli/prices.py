@@ -98,7 +98,7 @@ def _effective(model: str) -> dict[str, Any]:
 
 def prices(model: Annotated[Optional[str], typer.Argument(
                help="A model name as in --model openai:<name>, without 'openai:'. Omit it to list the table.")] = None,
-           show_all: Annotated[bool, typer.Option("--all", help="List shut-down models too.")] = False,
+           show_all: Annotated[bool, typer.Option("--all", metavar="", help="List shut-down models too.")] = False,
            as_json: JsonOpt = False) -> None:
     """Show the prices the cost guard charges (USD per million tokens) and where they came from.
 

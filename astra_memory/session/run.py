@@ -29,6 +29,7 @@ from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.redact import scrub_data
 from astra_memory.rules.approval import REQUEST_KINDS
+from astra_memory.session.hints import resume_command
 from astra_memory.session.preflight import check_session
 from astra_memory.settings import Settings
 from astra_memory.state import STATE_VERSION, Task
@@ -222,7 +223,8 @@ def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
                 break
         return agent.graph.get_state(agent.config(thread_id)).values
     except storage_errors() as exc:  # a full disk, a read-only file, a damaged page met mid-run
-        raise explain(exc, file_of(exc, agent.settings.home), thread_id=thread_id, action="write") from None
+        raise explain(exc, file_of(exc, agent.settings.home), action="write",
+                      resume=resume_command(thread_id, thread_model(agent, thread_id))) from None
     except AstraError:
         raise
     except Exception as exc:  # noqa: BLE001 - the abort rule: a bug of ours ends the session `error`
@@ -245,7 +247,8 @@ def session_error(agent: Agent, thread_id: str, exc: BaseException) -> SessionEr
     what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
     where = f" in {node}" if node else ""
     return SessionError(f"session {thread_id} stopped with status error{where} ({what}); its pending step is "
-                        f"kept: remove the cause, then `astra-memory resume {thread_id}` retries it",
+                        f"kept: remove the cause, then `{resume_command(thread_id, thread_model(agent, thread_id))}` "
+                        "retries it",
                         thread_id=thread_id, node=node)
 
 
@@ -295,7 +298,7 @@ def refuse_cancelled(agent: Agent, thread_id: str, *, uncancel: bool) -> None:
     if not uncancel:
         raise CancelledThreadError(
             f"thread {thread_id} was cancelled ({mark.get('how')}, {mark.get('at')}); "
-            f"`astra-memory resume {thread_id} --uncancel` continues it anyway")
+            f"`{resume_command(thread_id, thread_model(agent, thread_id), '--uncancel')}` continues it anyway")
     cancel_mark(agent.settings, thread_id).unlink(missing_ok=True)
 
 
@@ -354,6 +357,14 @@ def _task_of(agent: Agent, thread_id: str) -> Task:
     if task is None:
         raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
     return task
+
+
+def thread_model(agent: Agent, thread_id: str) -> str | None:
+    """The model a thread was started with (None if it cannot be read: a hint must not fail)."""
+    try:
+        return recorded_of(_task_of(agent, thread_id)).get("model")
+    except Exception:  # noqa: BLE001 - only for the words of a hint
+        return None
 
 
 def recorded_of(task: Task) -> dict[str, Any]:
