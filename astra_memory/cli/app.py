@@ -57,6 +57,8 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
 
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
+# Ends after which a --workspace project holds edits that were not confirmed (`undo` puts it back).
+LEAVES_EDITS = ("failed", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model")
 # `run --help` panels (the shared options' panels are in context.py): each fits 80 columns.
 WORKSPACE = "Workspace"
 OutputJsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.", rich_help_panel="Output")]
@@ -153,6 +155,11 @@ def _print_summary(summary: dict) -> None:
         console.print("  failed attempts (did not pass): " + ", ".join(tried), markup=False, highlight=False)
     if summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
+    left = list(dict.fromkeys(e["path"] for e in summary.get("edits") or []))
+    if left and summary["status"] in LEAVES_EDITS and summary.get("scenario") is None:  # your project, in place
+        console.print(f"  left in your project, not confirmed: {', '.join(left)}; `astra-memory undo "
+                      f"{summary['thread_id']}` puts back what was there before the session", markup=False,
+                      highlight=False)
 
 
 @app.command()
@@ -330,6 +337,30 @@ def cancel(ctx: typer.Context, thread_id: str) -> None:
         _fail(str(exc))
     err.print(f"session {thread_id} cancelled; `{resume_command(thread_id, model, '--uncancel')}` continues it",
               markup=False, highlight=False)
+
+
+@app.command()
+def undo(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False) -> None:
+    """Put back what a session's edits replaced in your project (from its snapshot), if nothing else
+    changed those files since; all files or none."""
+    from astra_memory.session.run import open_agent
+    from astra_memory.session.undo import undo_session
+
+    try:
+        check_thread_id(thread_id)
+        with open_agent(_settings(ctx)) as agent:
+            done = undo_session(agent, thread_id)
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(done)
+        return
+    if not done["restored"] and not done["already"]:
+        err.print(f"session {thread_id} edited nothing; nothing to undo", markup=False, highlight=False)
+    for rel in done["restored"]:
+        console.print(f"restored {lit(rel)} as it was before session {lit(thread_id)}", highlight=False)
+    for rel in done["already"]:
+        console.print(f"{lit(rel)} is already as it was before the session", highlight=False)
 
 
 @app.command()
