@@ -31,6 +31,7 @@ from astra_memory.cli.common import (
 )
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
+from astra_memory.cli.progress import SessionProgress
 from astra_memory.cli.prices import prices
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
@@ -64,55 +65,6 @@ WORKSPACE = "Workspace"
 OutputJsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.", rich_help_panel="Output")]
 # Ended on something the user must change (the test environment, a model to configure): a usage exit.
 USAGE_STATUSES = ("cannot_run", "needs_model")
-
-
-def _progress(quiet: bool):
-    def on_update(node: str, update: dict) -> None:
-        if quiet:
-            return
-        detail = ""
-        if node == "prepare" and update.get("task"):
-            from astra_memory.tasks import interpreter_note
-
-            task = update["task"]
-            detail = (f"scenario {task['scenario']}" if task.get("scenario") else task.get("workspace", "")) + (
-                "; edits wait for your approval" if task.get("approve_edits") else "") + (
-                f"; {note}" if (note := interpreter_note(task)) else "")
-        elif node == "observe" and update.get("test_runs"):
-            detail = update["test_runs"][-1].get("outcome", "")
-        elif node == "memory_search" and update.get("memory"):
-            hits = update["memory"]["hits"]
-            detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
-            if update["memory"].get("damaged_skipped"):
-                detail += f"; {update['memory']['damaged_skipped']} damaged record(s) skipped (events.jsonl names them)"
-        elif node == "diagnosis_search" and update.get("diagnosis"):
-            found = update["diagnosis"]["hits"]
-            detail = f"{len(found)} hit(s) for the diagnosis" + (
-                f", best {found[0]['score']:.4f} from {found[0]['session_id']}" if found else "")
-        elif node == "replay" and update.get("replay"):
-            from astra_memory.rules.replay_candidates import passed_over_lines
-
-            info = update["replay"]
-            detail = (f"replayed {info['replayed']}" if info.get("replayed") else info.get("skipped")
-                      or "; ".join(f"{a['memory_id']} {a['result']}" for a in info["tried"]))  # whole, never cut
-            detail += "".join(f"\n{' ' * 18}{line}" for line in passed_over_lines(info))  # one hit a line, under it
-        elif node == "investigate" and update.get("messages"):
-            calls = update["messages"][-1].tool_calls
-            detail = ", ".join(c["name"] for c in calls) or "no tool call"
-        elif node == "approve" and update.get("approvals"):
-            detail = f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}"
-        elif node == "edit" and update.get("edits"):
-            detail = update["edits"][-1]["path"]
-        elif node == "test" and update.get("test_runs"):
-            detail = update["test_runs"][-1].get("outcome", "")
-        elif node == "confirm" and update.get("confirm"):
-            result = update["confirm"]
-            detail = (f"fresh copy: {result['outcome']}" if result.get("passed")
-                      else f"fresh copy failed: {result.get('reason') or result.get('outcome')}")
-        elif node in ("store", "report"):
-            detail = update.get("stored_memory_id") or update.get("status") or ""
-        err.print(f"  [dim]·[/dim] {node:<13} {lit(detail)}", highlight=False)  # paths, test output: literal
-    return on_update
 
 
 def _preflight(model: Optional[str], context: Context, workspace: Optional[Path] = None,
@@ -227,8 +179,10 @@ def run(
                                       python=str(python) if python else None)
             err.print(f"[bold]session {lit(tid)}[/bold] ({lit(task['project'])}, model {lit(model)}); "
                       f"data in {lit(settings.home)}", highlight=False)
-            final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json),
-                                  on_approval=ask_on_terminal(err) if context.approve_edits else None)
+            progress = SessionProgress(err, quiet=as_json)
+            final = start_session(agent, task, context=replace(context, model=model), on_update=progress,
+                                  on_approval=ask_on_terminal(err) if context.approve_edits else None,
+                                  on_start=progress.started)
             waiting = pending_approval(agent, tid)
     except SessionError as exc:  # a bug of ours stopped it (status error): one line, resumable
         _fail(str(exc), EXIT_FAILED)
@@ -308,8 +262,10 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
             snapshot = thread_state(agent, thread_id)
             if not finished(snapshot):  # None: registered by `run`, killed before its first checkpoint
                 _preflight(context.model, context)  # the key probe asks the session's server
-            final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
-                                        on_approval=ask_on_terminal(err), uncancel=uncancel)
+            progress = SessionProgress(err, quiet=as_json)
+            final, ran = resume_session(agent, thread_id, context=context, on_update=progress,
+                                        on_approval=ask_on_terminal(err), uncancel=uncancel,
+                                        on_start=progress.started)
             waiting = pending_approval(agent, thread_id)
     except SessionError as exc:  # a bug of ours stopped it again (status error): one line, resumable
         _fail(str(exc), EXIT_FAILED)
@@ -441,9 +397,10 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
         if is_live(model):
             settings.ensure_home()
         opened = open_cost_ledger(settings) if is_live(model) else nullcontext(None)
+        progress = SessionProgress(err, quiet=as_json)
         with opened as ledger:
             evidence = run_demo(settings, model=model, context=replace(context, ledger=ledger) if ledger else None,
-                                on_session=on_session, on_update=_progress(as_json))
+                                on_session=on_session, on_update=progress, on_start=progress.started)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:

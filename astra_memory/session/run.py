@@ -41,6 +41,7 @@ from astra_memory.thread_names import check_thread_id, slug
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
+OnStart = Callable[[str | None], None]  # a node began (its name), or nothing runs any more (None)
 OnApproval = Callable[[dict[str, Any]], Any]  # an approval request -> the answer (nodes/approve.py)
 
 
@@ -200,20 +201,31 @@ def pending_approval(agent: Agent, thread_id: str) -> dict[str, Any] | None:
 
 
 def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
-           on_update: OnUpdate | None, on_approval: OnApproval | None = None) -> dict[str, Any]:
+           on_update: OnUpdate | None, on_approval: OnApproval | None = None,
+           on_start: OnStart | None = None) -> dict[str, Any]:
     """Stream the graph; at an approval request, ask ``on_approval`` and continue with its answer
-    (``Command(resume=...)``). Without an answer the thread stays waiting (``pending_approval``)."""
+    (``Command(resume=...)``). Without an answer the thread stays waiting (``pending_approval``).
+    ``on_start`` hears each node as it begins (LangGraph's ``tasks`` stream), and None when nothing
+    runs any more (the end, an approval to ask, an error): what a progress display needs."""
     lease = agent.leases.get(thread_id)
     try:
         while True:
-            for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
-                                            stream_mode="updates", durability="sync"):
-                for node, update in chunk.items():
-                    if on_update is not None and not node.startswith("__"):
-                        on_update(node, update or {})
-                    crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
-                if lease is not None:
-                    lease.check()  # a runner that lost its lease stops at the next node boundary
+            try:
+                for mode, chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
+                                                      stream_mode=["updates", "tasks"], durability="sync"):
+                    if mode == "tasks":
+                        if on_start is not None and "result" not in chunk and not chunk["name"].startswith("__"):
+                            on_start(chunk["name"])
+                        continue
+                    for node, update in chunk.items():
+                        if on_update is not None and not node.startswith("__"):
+                            on_update(node, update or {})
+                        crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
+                    if lease is not None:
+                        lease.check()  # a runner that lost its lease stops at the next node boundary
+            finally:
+                if on_start is not None:
+                    on_start(None)
             request = pending_approval(agent, thread_id) if on_approval is not None else None
             if request is None:
                 break
@@ -314,7 +326,8 @@ def _guarded(agent: Agent, context: Context, task: Task) -> Context:
 
 
 def start_session(agent: Agent, task: Task, *, context: Context | None = None,
-                  on_update: OnUpdate | None = None, on_approval: OnApproval | None = None) -> dict[str, Any]:
+                  on_update: OnUpdate | None = None, on_approval: OnApproval | None = None,
+                  on_start: OnStart | None = None) -> dict[str, Any]:
     """Run a new session to its end; returns the final state.
 
     The session's knobs (model, limits, live settings) are recorded in its task, so that a resume
@@ -329,7 +342,7 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
         if agent.threads is not None:
             agent.threads.register(thread_id, dict(task))  # from now on `resume` can start it
         crash_point("session:registered")
-        return _drive(agent, {"task": task}, thread_id, context, on_update, on_approval)
+        return _drive(agent, {"task": task}, thread_id, context, on_update, on_approval, on_start)
 
 
 def thread_state(agent: Agent, thread_id: str):
@@ -382,7 +395,7 @@ def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | Non
 
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
                    on_update: OnUpdate | None = None, on_approval: OnApproval | None = None,
-                   uncancel: bool = False) -> tuple[dict[str, Any], bool]:
+                   uncancel: bool = False, on_start: OnStart | None = None) -> tuple[dict[str, Any], bool]:
     """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
 
     Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A
@@ -401,7 +414,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
         refuse_earlier_version(agent, thread_id)
         context = _guarded(agent, context or resumed_context(agent, thread_id), task)
         payload = None if snapshot is not None else {"task": task}
-        return _drive(agent, payload, thread_id, context, on_update, on_approval), True
+        return _drive(agent, payload, thread_id, context, on_update, on_approval, on_start), True
 
 
 def list_threads(agent: Agent) -> list[dict[str, Any]]:
