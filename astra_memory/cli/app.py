@@ -83,11 +83,15 @@ def _session_exit(summary: dict) -> int:
     return EXIT_OK if summary["status"] in ("fixed", "nothing_to_fix") else EXIT_FAILED
 
 
-def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_tokens: int = 0) -> str:
-    """What a session cost, said plainly (a scripted session is free)."""
+def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_tokens: int = 0,
+              open_requests: int = 0, open_usd: float = 0.0) -> str:
+    """What a session cost, said plainly (a scripted session is free); requests cut off before the
+    ledger heard their outcome are counted at their worst case, and the line says how much of it."""
     if not model or model == "scripted":
         return "cost scripted: $0"
-    return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model})"
+    cut = (f"; ${open_usd:.4f} of it reserved for {open_requests} request(s) cut off, counted at their worst "
+           f"case (`astra-memory cost` lists them as open)") if open_requests else ""
+    return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model}{cut})"
 
 
 def _print_summary(summary: dict) -> None:
@@ -99,7 +103,8 @@ def _print_summary(summary: dict) -> None:
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
     console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
-                                   summary["output_tokens"]), highlight=False)
+                                   summary["output_tokens"], summary.get("open_requests", 0),
+                                   summary.get("open_usd", 0.0)), highlight=False)
     tried = [f"{len(summary.get(key) or [])} {what}" for key, what in (
         ("memory_attempts", "shown"), ("attempts_recorded", "recorded"), ("repeats_refused", "repeats refused"))
         if summary.get(key)]
@@ -471,6 +476,10 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
                      f"{limit:.4f}"])
         print_records(["session", "model", "requests", "open", "failed", "input tokens", "output tokens",
                        "spent USD", "limit USD"], rows, title=f"Cost ledger {path}", whole=(0, 2, 3, 4, 5, 6, 7, 8))
+    if total["open_reservations"]:
+        console.print(f"open: {total['open_reservations']} request(s) whose outcome never reached the ledger (a process "
+                      "killed mid-request), counted in spent at their reserved worst case", markup=False,
+                      highlight=False)
     if requests:
         print_records(["request", "state", "reserved USD", "cost USD", "input", "output", "reserved at", "note"],
                       [[r["request_id"], r["state"], f"{r['reserved_usd']:.6f}",
