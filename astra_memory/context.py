@@ -124,7 +124,9 @@ class Context:
         "--max-model-requests", "Model requests per session (default {default}).", min=1, panel="Limits"))
     max_tool_calls: int = knob(60, env="ASTRA_MAX_TOOL_CALLS", cli=Flag(
         "--max-tool-calls", "Tool calls per session (default {default}).", min=1, panel="Limits"))
-    max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS")
+    max_invalid_turns: int = knob(3, env="ASTRA_MAX_INVALID_TURNS", cli=Flag(
+        "--max-invalid-turns", "Refused model turns (a call refused, or no call) before the run ends failed "
+        "(default {default}).", min=1, panel="Limits"))
     # Tool calls kept of one model reply (the first is run, the rest refused); more are dropped, all
     # counted against max_tool_calls (models/untrusted.py bound_reply).
     max_tool_calls_per_reply: int = knob(8, env="ASTRA_MAX_TOOL_CALLS_PER_REPLY")

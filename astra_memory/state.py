@@ -215,6 +215,10 @@ class SpendInfo(TypedDict, total=False):
     output_tokens: float
     cost_usd: float
     session_budget_usd: float  # a live model's per-session limit
+    # Requests whose outcome the ledger never heard (a process killed mid-request), counted in cost_usd
+    # at their worst case: how many, and that worst case (the report node reads them from the ledger).
+    open_requests: int
+    open_usd: float
 
 
 class ApprovalInfo(TypedDict):

@@ -149,8 +149,28 @@ def test_a_human_who_approves_the_repetition_overrides_the_gate(agent, settings)
     (request,) = asked
     assert attempt_id in request["tried_before"] and request["question"].startswith("Apply this edit to")
     assert "Caution:" in request["question"]
+    # On a terminal the same payload is shown before the question, not only the diff (issue 36 item 1).
+    shown = _on_terminal(request, "a\n")
+    assert attempt_id in shown and "did not pass" in shown and shown.index("caution:") < shown.index("apply this edit?")
     assert final.get("repeats_refused") in (None, []) and len(final["edits"]) == 1  # applied, as approved
     assert agent.memory.attempts.get(attempt_id).times_tried == 2
+
+
+def _on_terminal(request: dict, typed: str) -> str:
+    import io
+    import sys
+
+    from rich.console import Console
+
+    from astra_memory.cli.approval import ask_on_terminal
+
+    out, stdin = io.StringIO(), sys.stdin
+    sys.stdin = io.StringIO(typed)
+    try:
+        ask_on_terminal(Console(file=out, width=80))(request)
+    finally:
+        sys.stdin = stdin
+    return out.getvalue()
 
 
 # -- lifecycle -------------------------------------------------------------------------------------

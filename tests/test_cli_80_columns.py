@@ -79,3 +79,10 @@ def test_demo_evidence_at_80_columns_keeps_every_value_whole(monkeypatch):
                   "4 of 4 failing tests now pass"):
         assert value in text, value
     assert "ASTRA_HOME=" in text  # where the demo's memory is, and how to use it
+
+
+def test_a_switch_shows_no_type_in_help():
+    """Issue 36 item 10: every flag showed `<bool>` (typer's own --help still does)."""
+    for command in (("run",), ("resume",), ("memory", "list"), ("prices",)):
+        shown = run_cli(*command, "--help", env=narrow()).stdout
+        assert [line for line in shown.splitlines() if "<bool>" in line and "--help" not in line] == [], command

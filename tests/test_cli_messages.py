@@ -107,6 +107,20 @@ def test_replay_rejection_does_not_ask_for_a_reason_for_the_model(monkeypatch):
     assert "app/[b]x.py" in out.getvalue() and "[/b]" in out.getvalue() and "-a[/]" in out.getvalue()
 
 
+def test_a_replay_prompt_says_why_it_needs_approval(monkeypatch):
+    from astra_memory.cli.approval import ask_on_terminal
+    from astra_memory.rules.approval import replay_request
+
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\n"))
+    request = replay_request(memory_id="m-1", path="app/x.py", diff="-a\n+b\n",
+                             why=["it was confirmed in another project", "its outcome is exit code only"])
+    assert ask_on_terminal(Console(file=out, width=80))(request) == "approve"
+    shown = out.getvalue()
+    assert "it was confirmed in another project" in shown and "its outcome is exit code only" in shown
+    assert shown.index("another project") < shown.index("apply this replay?")
+
+
 def test_a_reused_thread_id_says_what_to_do(tmp_path):
     from astra_memory.scenarios import load_scenario
 

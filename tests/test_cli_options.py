@@ -80,7 +80,7 @@ def test_messages_name_the_flag_that_changes_the_knob():
     assert setting_name("replay") == "replay (--no-replay, ASTRA_REPLAY)"
     assert setting_name("session_budget_usd") == "session_budget_usd (--budget, ASTRA_SESSION_BUDGET_USD)"
     assert setting_name("use_responses_api") == "use_responses_api (--chat-completions, ASTRA_RESPONSES_API)"
-    assert setting_name("max_invalid_turns") == "max_invalid_turns (ASTRA_MAX_INVALID_TURNS)"  # no flag
+    assert setting_name("memory_top_k") == "memory_top_k (ASTRA_MEMORY_TOP_K)"  # no flag
 
 
 def test_given_is_what_the_command_line_said():
@@ -164,3 +164,15 @@ def test_the_context_schema_still_builds_for_studio():
     schema = TypeAdapter(Context).json_schema()
     assert set(schema["properties"]) == set(KNOBS)
     assert schema["properties"]["max_attempts"] == {"title": "Max Attempts", "type": "integer"}
+
+
+def test_every_limit_a_message_names_can_be_raised_from_the_command_line():
+    """Issue 36 item 8: the advice `raise max_invalid_turns (ASTRA_MAX_INVALID_TURNS)` named a setting
+    with no flag and no doc."""
+    from astra_memory.rules.limits import LIMITS
+
+    for limit in LIMITS.values():
+        flag = KNOBS[limit.setting].metadata["cli"]
+        assert flag is not None, limit.setting
+        assert flag.decls.split("/")[0] in setting_name(limit.setting)
+        assert flag.decls.split("/")[0] in _params("run")[limit.setting].opts

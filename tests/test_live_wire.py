@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import ToolMessage
 from typer.testing import CliRunner
 
-from astra_memory.cli.app import app
+from astra_memory.cli.app import app, cost_line
 from astra_memory.context import Context
 from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
 from astra_memory.models.transcript import read_transcript
@@ -299,9 +299,17 @@ def test_a_request_killed_in_flight_stays_counted_after_resume(settings, isolate
     assert usage.spent_usd == pytest.approx(lost["reserved_usd"] + sum(r["cost_usd"] for r in rows[1:]))
     # The checkpointed counters caught up with the ledger: the lost request is in them too.
     assert summary["model_requests"] == 5 and summary["cost_usd"] == pytest.approx(usage.spent_usd, abs=1e-6)
+    # The cost line says how much of that is the cut-off request's worst case (issue 36 item 9).
+    assert summary["open_requests"] == 1 and summary["open_usd"] == pytest.approx(lost["reserved_usd"], abs=1e-6)
+    line = cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"], summary["output_tokens"],
+                     summary["open_requests"], summary["open_usd"])
+    assert f"${lost['reserved_usd']:.4f} of it reserved for 1 request(s) cut off" in line
+    printed = CliRunner().invoke(app, ["resume", "live-crash", "--approve-live-cost"])  # finished: prints its end
+    assert "reserved for 1 request(s) cut off" in printed.stdout
     view = json.loads(CliRunner().invoke(app, ["cost", "--json", "--thread", "live-crash"]).stdout)
     assert [r["state"] for r in view["requests"]] == ["reserved", "settled", "settled", "settled", "settled"]
     assert view["total"]["open_reservations"] == 1 and view["total"]["spent_usd"] == pytest.approx(usage.spent_usd)
+    assert "open: 1 request(s) whose outcome never reached the ledger" in CliRunner().invoke(app, ["cost"]).stdout
     assert files_containing(isolated_home, DEFAULT_KEY) == []
 
 

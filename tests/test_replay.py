@@ -101,6 +101,7 @@ def test_a_known_bug_in_a_changed_copy_is_fixed_by_replay_with_no_model(agent, s
     project = alpha_copy(tmp_path)
     text = settings_file(project).read_text()
     settings_file(project).write_text('"""A changed copy."""\nTIMEOUT = 5\n\n\n' + text)  # other line offsets
+    (project / "tests" / "test_more.py").write_text("def test_one_more():\n    assert True\n")  # another outcome
     task = workspace_task(project, TEST_COMMAND, settings, "replay-thread")  # no script: no model configured
     asked = []  # your own project: the replay waits for a human's yes, like any edit (approve_edits)
     final = start_session(agent, task, on_approval=lambda request: asked.append(request) or "approve")
@@ -109,6 +110,8 @@ def test_a_known_bug_in_a_changed_copy_is_fixed_by_replay_with_no_model(agent, s
     assert final["status"] == "fixed", final["reason"]
     assert final["budget"].get("model_requests", 0) == 0
     assert final["replay"]["replayed"] == memory_id and f"replayed memory {memory_id}" in final["reason"]
+    # The reason quotes this session's own fresh-copy run, not the stored fix's earlier one (issue 36 item 7).
+    assert f"by {final['confirm']['outcome']};" in final["reason"] and "5 passed" in final["confirm"]["outcome"]
     assert FIXED in settings_file(project).read_text() and BROKEN not in settings_file(project).read_text()
     record = agent.memory.get(memory_id)  # the same fix: a confirmation, not a new record
     assert agent.memory.count() == 1

@@ -17,6 +17,7 @@ from astra_memory.cli.terminal import SafeConsole
 from rich.table import Table
 
 from astra_memory.bench.extra import require_bench_extra
+from astra_memory.cli.common import print_table
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
@@ -25,7 +26,7 @@ bench_app = typer.Typer(help="Benchmarks: retrieval quality, the multi-session e
 console = SafeConsole()  # untrusted text is never printed raw (cli/terminal.py)
 err = SafeConsole(stderr=True, soft_wrap=True)
 OutOpt = Annotated[Optional[Path], typer.Option("--out", help="Results folder (default ./results/<bench>/).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the whole result as one JSON object.")]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print the whole result as one JSON object.")]
 EvalsOpt = Annotated[Optional[Path], typer.Option(
     "--evals", metavar="DIR", help="A source checkout's evals/ folder, whose blind sets join the development sets "
                                    "(default: the checkout this package runs from; an installed package has none).")]
@@ -108,7 +109,7 @@ def _emit(result: dict, written: dict, as_json: bool, table: Table | list[Table]
         sys.stdout.write(json.dumps({**result, "written": written}, indent=2, default=str) + "\n")
         return
     for t in table if isinstance(table, list) else [table]:
-        console.print(t)
+        print_table(t, target=console)
     console.print(f"report: {written['markdown']}  json: {written['json']}  plots: {', '.join(written['png'])}")
 
 

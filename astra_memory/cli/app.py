@@ -31,9 +31,11 @@ from astra_memory.cli.common import (
 )
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
+from astra_memory.cli.progress import SessionProgress
 from astra_memory.cli.prices import prices
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
+from astra_memory.session.hints import resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
 
@@ -56,60 +58,13 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
 
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
+# Ends after which a --workspace project holds edits that were not confirmed (`undo` puts it back).
+LEAVES_EDITS = ("failed", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model")
 # `run --help` panels (the shared options' panels are in context.py): each fits 80 columns.
 WORKSPACE = "Workspace"
-OutputJsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.", rich_help_panel="Output")]
+OutputJsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.", rich_help_panel="Output")]
 # Ended on something the user must change (the test environment, a model to configure): a usage exit.
 USAGE_STATUSES = ("cannot_run", "needs_model")
-
-
-def _progress(quiet: bool):
-    def on_update(node: str, update: dict) -> None:
-        if quiet:
-            return
-        detail = ""
-        if node == "prepare" and update.get("task"):
-            from astra_memory.tasks import interpreter_note
-
-            task = update["task"]
-            detail = (f"scenario {task['scenario']}" if task.get("scenario") else task.get("workspace", "")) + (
-                "; edits wait for your approval" if task.get("approve_edits") else "") + (
-                f"; {note}" if (note := interpreter_note(task)) else "")
-        elif node == "observe" and update.get("test_runs"):
-            detail = update["test_runs"][-1].get("outcome", "")
-        elif node == "memory_search" and update.get("memory"):
-            hits = update["memory"]["hits"]
-            detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
-            if update["memory"].get("damaged_skipped"):
-                detail += f"; {update['memory']['damaged_skipped']} damaged record(s) skipped (events.jsonl names them)"
-        elif node == "diagnosis_search" and update.get("diagnosis"):
-            found = update["diagnosis"]["hits"]
-            detail = f"{len(found)} hit(s) for the diagnosis" + (
-                f", best {found[0]['score']:.4f} from {found[0]['session_id']}" if found else "")
-        elif node == "replay" and update.get("replay"):
-            from astra_memory.rules.replay_candidates import passed_over_lines
-
-            info = update["replay"]
-            detail = (f"replayed {info['replayed']}" if info.get("replayed") else info.get("skipped")
-                      or "; ".join(f"{a['memory_id']} {a['result']}" for a in info["tried"]))  # whole, never cut
-            detail += "".join(f"\n{' ' * 18}{line}" for line in passed_over_lines(info))  # one hit a line, under it
-        elif node == "investigate" and update.get("messages"):
-            calls = update["messages"][-1].tool_calls
-            detail = ", ".join(c["name"] for c in calls) or "no tool call"
-        elif node == "approve" and update.get("approvals"):
-            detail = f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}"
-        elif node == "edit" and update.get("edits"):
-            detail = update["edits"][-1]["path"]
-        elif node == "test" and update.get("test_runs"):
-            detail = update["test_runs"][-1].get("outcome", "")
-        elif node == "confirm" and update.get("confirm"):
-            result = update["confirm"]
-            detail = (f"fresh copy: {result['outcome']}" if result.get("passed")
-                      else f"fresh copy failed: {result.get('reason') or result.get('outcome')}")
-        elif node in ("store", "report"):
-            detail = update.get("stored_memory_id") or update.get("status") or ""
-        err.print(f"  [dim]·[/dim] {node:<13} {lit(detail)}", highlight=False)  # paths, test output: literal
-    return on_update
 
 
 def _preflight(model: Optional[str], context: Context, workspace: Optional[Path] = None,
@@ -128,11 +83,15 @@ def _session_exit(summary: dict) -> int:
     return EXIT_OK if summary["status"] in ("fixed", "nothing_to_fix") else EXIT_FAILED
 
 
-def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_tokens: int = 0) -> str:
-    """What a session cost, said plainly (a scripted session is free)."""
+def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_tokens: int = 0,
+              open_requests: int = 0, open_usd: float = 0.0) -> str:
+    """What a session cost, said plainly (a scripted session is free); requests cut off before the
+    ledger heard their outcome are counted at their worst case, and the line says how much of it."""
     if not model or model == "scripted":
         return "cost scripted: $0"
-    return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model})"
+    cut = (f"; ${open_usd:.4f} of it reserved for {open_requests} request(s) cut off, counted at their worst "
+           f"case (`astra-memory cost` lists them as open)") if open_requests else ""
+    return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model}{cut})"
 
 
 def _print_summary(summary: dict) -> None:
@@ -144,7 +103,8 @@ def _print_summary(summary: dict) -> None:
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
     console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
-                                   summary["output_tokens"]), highlight=False)
+                                   summary["output_tokens"], summary.get("open_requests", 0),
+                                   summary.get("open_usd", 0.0)), highlight=False)
     tried = [f"{len(summary.get(key) or [])} {what}" for key, what in (
         ("memory_attempts", "shown"), ("attempts_recorded", "recorded"), ("repeats_refused", "repeats refused"))
         if summary.get(key)]
@@ -152,6 +112,11 @@ def _print_summary(summary: dict) -> None:
         console.print("  failed attempts (did not pass): " + ", ".join(tried), markup=False, highlight=False)
     if summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
+    left = list(dict.fromkeys(e["path"] for e in summary.get("edits") or []))
+    if left and summary["status"] in LEAVES_EDITS and summary.get("scenario") is None:  # your project, in place
+        console.print(f"  left in your project, not confirmed: {', '.join(left)}; `astra-memory undo "
+                      f"{summary['thread_id']}` puts back what was there before the session", markup=False,
+                      highlight=False)
 
 
 @app.command()
@@ -197,7 +162,7 @@ def run(
         workspace_task,
     )
 
-    settings = _settings(ctx)
+    settings, model = _settings(ctx), None
     if (scenario is None) == (workspace is None):
         _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
@@ -219,15 +184,17 @@ def run(
                                       python=str(python) if python else None)
             err.print(f"[bold]session {lit(tid)}[/bold] ({lit(task['project'])}, model {lit(model)}); "
                       f"data in {lit(settings.home)}", highlight=False)
-            final = start_session(agent, task, context=replace(context, model=model), on_update=_progress(as_json),
-                                  on_approval=ask_on_terminal(err) if context.approve_edits else None)
+            progress = SessionProgress(err, quiet=as_json)
+            final = start_session(agent, task, context=replace(context, model=model), on_update=progress,
+                                  on_approval=ask_on_terminal(err) if context.approve_edits else None,
+                                  on_start=progress.started)
             waiting = pending_approval(agent, tid)
     except SessionError as exc:  # a bug of ours stopped it (status error): one line, resumable
         _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(tid, settings)
+        _interrupted(tid, settings, model)
     _finish(summarize(final), waiting, as_json)
 
 
@@ -236,7 +203,7 @@ def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) ->
     if waiting is not None:
         summary = {**summary, "status": "waiting_for_approval",
                    "reason": f"an edit to {waiting['path']} waits for your answer; "
-                             f"run `astra-memory resume {summary['thread_id']}` to answer it"}
+                             f"run `{resume_command(summary['thread_id'], summary.get('model'))}` to answer it"}
     _print_json({**summary, **extra}) if as_json else _print_summary(summary)
     raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
@@ -251,12 +218,12 @@ def _cancel_window() -> float:
     return CANCEL_WINDOW_S if sys.stdin.isatty() and sys.stderr.isatty() else 0.0
 
 
-def _interrupted(thread_id: str, settings: Settings) -> None:
+def _interrupted(thread_id: str, settings: Settings, model: str | None) -> None:
     """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do).
     On a terminal a second Ctrl-C within ``CANCEL_WINDOW_S`` cancels it (`resume` then refuses it
     unless given --uncancel)."""
     err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with "
-              f"`astra-memory resume {thread_id}`", markup=False, highlight=False)
+              f"`{resume_command(thread_id, model)}`", markup=False, highlight=False)
     window = _cancel_window()
     if window > 0:
         try:  # the prompt inside: a Ctrl-C right after it still cancels
@@ -266,7 +233,7 @@ def _interrupted(thread_id: str, settings: Settings) -> None:
             from astra_memory.session.run import mark_cancelled
 
             mark_cancelled(settings, thread_id, "Ctrl-C twice")
-            err.print(f"cancelled: session {thread_id}; `astra-memory resume {thread_id} --uncancel` continues it",
+            err.print(f"cancelled: session {thread_id}; `{resume_command(thread_id, model, '--uncancel')}` continues it",
                       markup=False, highlight=False)
     raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -275,7 +242,7 @@ def _interrupted(thread_id: str, settings: Settings) -> None:
 @session_options
 def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
            uncancel: Annotated[bool, typer.Option(
-               "--uncancel", help="Continue a session that was cancelled (`astra-memory cancel`, Ctrl-C twice).")] = False,
+               "--uncancel", metavar="", help="Continue a session that was cancelled (`astra-memory cancel`, Ctrl-C twice).")] = False,
            given: dict[str, Any] | None = None) -> None:
     """Continue an interrupted session from its last checkpoint, under the knobs it started with
     (options given again win)."""
@@ -291,22 +258,26 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
         thread_state,
     )
 
+    model = None  # the session's, once read: the hint after a Ctrl-C names what resuming it needs
     try:
         check_thread_id(thread_id)
         with open_agent(_settings(ctx)) as agent:
             context = resumed_context(agent, thread_id, given)
+            model = context.model
             snapshot = thread_state(agent, thread_id)
             if not finished(snapshot):  # None: registered by `run`, killed before its first checkpoint
                 _preflight(context.model, context)  # the key probe asks the session's server
-            final, ran = resume_session(agent, thread_id, context=context, on_update=_progress(as_json),
-                                        on_approval=ask_on_terminal(err), uncancel=uncancel)
+            progress = SessionProgress(err, quiet=as_json)
+            final, ran = resume_session(agent, thread_id, context=context, on_update=progress,
+                                        on_approval=ask_on_terminal(err), uncancel=uncancel,
+                                        on_start=progress.started)
             waiting = pending_approval(agent, thread_id)
     except SessionError as exc:  # a bug of ours stopped it again (status error): one line, resumable
         _fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(thread_id, _settings(ctx))
+        _interrupted(thread_id, _settings(ctx), model)
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
@@ -316,16 +287,41 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
 @app.command()
 def cancel(ctx: typer.Context, thread_id: str) -> None:
     """Stop a session on purpose: it is listed `cancelled`, and `resume` refuses it unless given --uncancel."""
-    from astra_memory.session.run import cancel_session, open_agent
+    from astra_memory.session.run import cancel_session, open_agent, thread_model
 
     try:
         check_thread_id(thread_id)
         with open_agent(_settings(ctx)) as agent:
             cancel_session(agent, thread_id)
+            model = thread_model(agent, thread_id)
     except AstraError as exc:
         _fail(str(exc))
-    err.print(f"session {thread_id} cancelled; `astra-memory resume {thread_id} --uncancel` continues it",
+    err.print(f"session {thread_id} cancelled; `{resume_command(thread_id, model, '--uncancel')}` continues it",
               markup=False, highlight=False)
+
+
+@app.command()
+def undo(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False) -> None:
+    """Put back what a session's edits replaced in your project (from its snapshot), if nothing else
+    changed those files since; all files or none."""
+    from astra_memory.session.run import open_agent
+    from astra_memory.session.undo import undo_session
+
+    try:
+        check_thread_id(thread_id)
+        with open_agent(_settings(ctx)) as agent:
+            done = undo_session(agent, thread_id)
+    except AstraError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(done)
+        return
+    if not done["restored"] and not done["already"]:
+        err.print(f"session {thread_id} edited nothing; nothing to undo", markup=False, highlight=False)
+    for rel in done["restored"]:
+        console.print(f"restored {lit(rel)} as it was before session {lit(thread_id)}", highlight=False)
+    for rel in done["already"]:
+        console.print(f"{lit(rel)} is already as it was before the session", highlight=False)
 
 
 @app.command()
@@ -349,7 +345,7 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 
 @app.command()
 def graph(
-    mermaid: Annotated[bool, typer.Option("--mermaid", help="Print the graph as Mermaid (the default).")] = True,
+    mermaid: Annotated[bool, typer.Option("--mermaid", metavar="", help="Print the graph as Mermaid (the default).")] = True,
     readme: Annotated[Optional[Path], typer.Option(help="Rewrite the generated graph block in this file.")] = None,
 ) -> None:
     """The agent graph as a picture (Mermaid), drawn from the compiled graph itself."""
@@ -406,9 +402,10 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
         if is_live(model):
             settings.ensure_home()
         opened = open_cost_ledger(settings) if is_live(model) else nullcontext(None)
+        progress = SessionProgress(err, quiet=as_json)
         with opened as ledger:
             evidence = run_demo(settings, model=model, context=replace(context, ledger=ledger) if ledger else None,
-                                on_session=on_session, on_update=_progress(as_json))
+                                on_session=on_session, on_update=progress, on_start=progress.started)
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
@@ -479,6 +476,10 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
                      f"{limit:.4f}"])
         print_records(["session", "model", "requests", "open", "failed", "input tokens", "output tokens",
                        "spent USD", "limit USD"], rows, title=f"Cost ledger {path}", whole=(0, 2, 3, 4, 5, 6, 7, 8))
+    if total["open_reservations"]:
+        console.print(f"open: {total['open_reservations']} request(s) whose outcome never reached the ledger (a process "
+                      "killed mid-request), counted in spent at their reserved worst case", markup=False,
+                      highlight=False)
     if requests:
         print_records(["request", "state", "reserved USD", "cost USD", "input", "output", "reserved at", "note"],
                       [[r["request_id"], r["state"], f"{r['reserved_usd']:.6f}",

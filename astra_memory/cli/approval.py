@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from astra_memory.cli.common import lit
 from astra_memory.rules.approval import REPLAY_REQUEST
 from astra_memory.session.run import StopAsking
 
@@ -27,6 +28,14 @@ def approval_default(*, workspace_run: bool, interactive: bool) -> bool:
 
 def interactive() -> bool:
     return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def _cautions(request: dict[str, Any]) -> list[str]:
+    """What the agent knows that should weigh on the answer, from the request's payload: an edit
+    already recorded as a failed attempt on this failure (``tried_before``), and why a replay needs a
+    human's yes (``why``). Printed before the diff, so the question is never asked without them."""
+    cautions = [str(request["tried_before"])] if request.get("tried_before") else []
+    return cautions + [f"this replay needs your approval: {why}" for why in request.get("why") or []]
 
 
 def ask_on_terminal(err: Console):
@@ -47,6 +56,8 @@ def ask_on_terminal(err: Console):
         err.print(f"\n[bold]approval needed[/bold]: the agent wants to {escape(what)}", highlight=False)
         if request.get("error"):  # a path, test output: printed as it is, never as markup
             err.print(f"[red]{escape(str(request['error']))}[/red]", highlight=False)
+        for caution in _cautions(request):
+            err.print(f"[yellow]caution:[/yellow] {lit(caution)}", highlight=False)
         err.print(request.get("diff") or "", markup=False, highlight=False)
         while True:
             choice = read_line("apply this replay? [a]pprove / [r]eject: " if replay

@@ -50,7 +50,7 @@ console = SafeConsole(soft_wrap=True)  # untrusted text is never printed raw (cl
 err = SafeConsole(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.")]
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
@@ -92,6 +92,34 @@ def print_records(headers: list[str], rows: list[list[str]], *, title: str | Non
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
         for header, cell in zip(headers[1:], row[1:]):
             out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
+
+
+def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console | None = None) -> None:
+    """A built table, printed only if it fits whole: every cell of a ``whole`` column (names, ids)
+    on one line, every word of the others unbroken; else one block per row (first cell on its own
+    line, then ``header: value`` lines). Nothing is ever cut with an ellipsis."""
+    out = target or console
+    headers = [str(column.header) for column in table.columns]
+    rows = [[str(cell) for cell in cells] for cells in zip(*(column.cells for column in table.columns))]
+
+    def need(index: int, texts: list[str]) -> int:
+        pieces = [line for text in texts for line in text.splitlines()] if index in whole else \
+            [word for text in texts for word in text.split()]
+        return max(map(len, pieces), default=1)
+
+    widths = [need(i, [headers[i]] + [row[i] for row in rows]) for i in range(len(headers))]
+    if sum(widths) + 3 * len(widths) + 1 <= out.width:  # a cell's padding and border: 3 columns each
+        for index, column in enumerate(table.columns):
+            column.overflow, column.min_width, column.no_wrap = "fold", widths[index], index in whole
+        out.print(table)
+        return
+    if table.title:
+        out.print(f"[bold]{lit(table.title)}[/bold]", highlight=False)
+    for row in rows:
+        out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
+        for header, cell in zip(headers[1:], row[1:]):
+            if cell:
+                out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
 
 def _print_json(data: Any) -> None:

@@ -113,9 +113,9 @@ def memory_search(ctx: typer.Context, query: str,
 
 @memory_app.command("list")
 def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
-                show_all: Annotated[bool, typer.Option("--all", help="Include invalidated records, with the reason.")] = False,
+                show_all: Annotated[bool, typer.Option("--all", metavar="", help="Include invalidated records, with the reason.")] = False,
                 attempts: Annotated[bool, typer.Option(
-                    "--attempts", help="List failed attempts (changes tried that did not pass) instead of fixes.")] = False,
+                    "--attempts", metavar="", help="List failed attempts (changes tried that did not pass) instead of fixes.")] = False,
                 as_json: JsonOpt = False) -> None:
     """List stored fixes, newest first (invalidated ones only with --all); --attempts: failed attempts."""
     from astra_memory.backends.memory_only import open_memory

@@ -20,6 +20,10 @@ import typer
 from astra_memory.context import KNOBS, option_help
 
 
+# What --help shows after a flag: nothing for a switch (typer's default says `<bool>` for every one).
+METAVARS = {bool: "", int: "N", float: "NUM", str: "TEXT"}
+
+
 def _option(name: str) -> tuple[Any, Any]:
     """The typer annotation and default of a knob's option. A switch either way (``--replay/--no-replay``)
     and a value are None when left off; a single switch (``--approve-live-cost``) is False."""
@@ -27,7 +31,7 @@ def _option(name: str) -> tuple[Any, Any]:
     flag, kind = meta["cli"], meta["kind"]
     single_switch = kind is bool and "/" not in flag.decls
     option = typer.Option(flag.decls, help=option_help(name), min=flag.min, max=flag.max,
-                          rich_help_panel=flag.panel)
+                          rich_help_panel=flag.panel, metavar=METAVARS.get(kind))
     return Annotated[kind if single_switch else Optional[kind], option], False if single_switch else None
 
 

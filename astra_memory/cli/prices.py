@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from astra_memory.cli.common import JsonOpt, _fail, _print_json, console, err
+from astra_memory.cli.common import JsonOpt, _fail, _print_json, console, err, print_table
 from astra_memory.errors import AstraError
 
 TIER_ROWS = (("auto/default", None), ("flex", "flex"), ("fast (priority)", "fast"))
@@ -98,7 +98,7 @@ def _effective(model: str) -> dict[str, Any]:
 
 def prices(model: Annotated[Optional[str], typer.Argument(
                help="A model name as in --model openai:<name>, without 'openai:'. Omit it to list the table.")] = None,
-           show_all: Annotated[bool, typer.Option("--all", help="List shut-down models too.")] = False,
+           show_all: Annotated[bool, typer.Option("--all", metavar="", help="List shut-down models too.")] = False,
            as_json: JsonOpt = False) -> None:
     """Show the prices the cost guard charges (USD per million tokens) and where they came from.
 
@@ -152,7 +152,7 @@ def _print_list(table, today, show_all: bool) -> None:
             f"shut down {entry.shutdown}" if entry.shut_down(today) else str(entry.shutdown))
         rows.add_row(name, _cell(guard["auto/default"]), _money(entry.standard.rates.cached_input), flex,
                      _cell(guard["fast (priority)"]), shutdown)
-    console.print(rows)
+    print_table(rows)
     if hidden:
         console.print(f"{hidden} shut-down model(s) not shown (--all shows them; the guard refuses them)")
 
@@ -168,7 +168,7 @@ def _print_model(info: dict[str, Any], effective: dict[str, Any] | None) -> None
         rows.add_row(label, _money(price["input"]), _money(price["output"]),
                      "; ".join(filter(None, ["" if lc is None else f"above {lc['above_input_tokens']:,} input tokens: "
                                              f"{_money(lc['input'])} / {_money(lc['output'])}", price.get("note")])))
-    console.print(rows)
+    print_table(rows)
     if info["cached_input"] is not None:
         console.print(f"cached input {_money(info['cached_input'])} (the guard charges it at the full input price)")
     if info["batch"]:

@@ -100,10 +100,11 @@ def _detail(exc: BaseException) -> str:
     return (text.splitlines() or [type(exc).__name__])[0]
 
 
-def explain(exc: BaseException, path: str | Path | None, *, thread_id: str | None = None,
+def explain(exc: BaseException, path: str | Path | None, *, resume: str | None = None,
             action: str = "use") -> DataFileError:
     """The DataFileError for ``exc`` raised while ``action``-ing ``path`` (a file, a folder or a
-    redacted database URL). ``thread_id`` names the session a full disk interrupted."""
+    redacted database URL). ``resume``: the command that continues the session a full disk
+    interrupted (session/hints.py)."""
     if isinstance(exc, DataFileError):
         return exc
     if isinstance(exc, OSError) and not isinstance(exc, SQLITE_ERRORS) and exc.filename and path is None:
@@ -113,7 +114,7 @@ def explain(exc: BaseException, path: str | Path | None, *, thread_id: str | Non
     if kind == MISSING and path is not None and not _writable_folder(path):
         kind = READ_ONLY
     detail = _detail(exc)
-    resume = (f"`astra-memory resume {thread_id}`" if thread_id else "the command again")
+    resume = f"`{resume}`" if resume else "the command again"
     if kind == DAMAGED:
         message = (f"{where} is damaged ({detail}); nothing was written to it. Move it aside "
                    f"(`mv {where} {where}.damaged`) to start with an empty one, or restore it from a backup")

@@ -49,6 +49,8 @@ def summarize(state: AgentState) -> dict:
         "input_tokens": int(budget.get("input_tokens", 0)),
         "output_tokens": int(budget.get("output_tokens", 0)),
         "cost_usd": round(float(budget.get("cost_usd", 0.0)), 6),
+        "open_requests": int((state.get("spend") or {}).get("open_requests", 0)),
+        "open_usd": round(float((state.get("spend") or {}).get("open_usd", 0.0)), 6),
     })
 
 
@@ -61,4 +63,16 @@ def report(state: AgentState, runtime: Runtime[Context]) -> dict:
         Path(run_dir).mkdir(parents=True, exist_ok=True)
         (Path(run_dir) / "report.json").write_text(json.dumps(summarize(final), indent=2), encoding="utf-8")
     emit(run_dir, "report", status=status, reason=reason)
-    return {"status": status, "reason": reason}
+    return {"status": status, "reason": reason, **_open_spend(state, runtime.context)}
+
+
+def _open_spend(state: AgentState, context: Context) -> dict:
+    """The ledger's requests of this session still open (killed mid-request), for the cost line."""
+    thread_id = (state.get("task") or {}).get("session_id")
+    if context is None or context.ledger is None or not thread_id:
+        return {}
+    open_rows = [r for r in context.ledger.requests(thread_id) if r["state"] == "reserved"]
+    if not open_rows:
+        return {}
+    return {"spend": {**(state.get("spend") or {}), "open_requests": len(open_rows),
+                      "open_usd": round(sum(float(r["reserved_usd"]) for r in open_rows), 9)}}

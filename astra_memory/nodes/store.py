@@ -144,6 +144,6 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     if linked:
         emit(task.get("run_dir"), "attempts_linked", memory_id=record.memory_id, attempts=linked)
     return {"stored_memory_id": record.memory_id, "status": "fixed",
-            "reason": f"confirmed in a fresh copy of the project by {record.outcome}"
+            "reason": f"confirmed in a fresh copy of the project by {confirmed['outcome']}"  # this session's run
                       + (f"; replayed memory {replayed} with 0 model requests" if replayed else "")
                       + (f" ({how})" if replayed and how else "")}

@@ -25,6 +25,7 @@ from astra_memory.events import read_events
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import (
+    OnStart,
     OnUpdate,
     new_thread_id,
     open_agent,
@@ -68,7 +69,8 @@ def demo_memory_note(data_dir: str | Path) -> str:
 
 
 def run_demo(settings: Settings, *, model: str = "scripted", context: Context | None = None,
-             on_session: OnUpdate | None = None, on_update: OnUpdate | None = None) -> dict[str, Any]:
+             on_session: OnUpdate | None = None, on_update: OnUpdate | None = None,
+             on_start: OnStart | None = None) -> dict[str, Any]:
     """Run the demo (alpha, beta, alpha again) in a fresh data directory under ``settings.home``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     demo_home = settings.home / "demo" / f"{stamp}-{new_thread_id('run')[4:]}"
@@ -87,7 +89,8 @@ def run_demo(settings: Settings, *, model: str = "scripted", context: Context | 
             task = scenario_task(scenario, demo_settings, thread_id, model=model)
             if name != scenario_name:
                 change_copy(Path(task["workspace"]))
-            final = start_session(agent, task, context=context or Context(model=model), on_update=on_update)
+            final = start_session(agent, task, context=context or Context(model=model), on_update=on_update,
+                                  on_start=on_start)
             summary = summarize(final)
             run_dir = Path(task["run_dir"])
             fresh = summary["confirm"] or {}  # the confirm node's fresh-copy run (nodes/confirm.py)

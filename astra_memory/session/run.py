@@ -29,6 +29,7 @@ from astra_memory.errors import AstraError
 from astra_memory.graph import builder
 from astra_memory.redact import scrub_data
 from astra_memory.rules.approval import REQUEST_KINDS
+from astra_memory.session.hints import resume_command
 from astra_memory.session.preflight import check_session
 from astra_memory.settings import Settings
 from astra_memory.state import STATE_VERSION, Task
@@ -40,6 +41,7 @@ from astra_memory.thread_names import check_thread_id, slug
 
 RECURSION_LIMIT = 200
 OnUpdate = Callable[[str, dict[str, Any]], None]
+OnStart = Callable[[str | None], None]  # a node began (its name), or nothing runs any more (None)
 OnApproval = Callable[[dict[str, Any]], Any]  # an approval request -> the answer (nodes/approve.py)
 
 
@@ -199,20 +201,31 @@ def pending_approval(agent: Agent, thread_id: str) -> dict[str, Any] | None:
 
 
 def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
-           on_update: OnUpdate | None, on_approval: OnApproval | None = None) -> dict[str, Any]:
+           on_update: OnUpdate | None, on_approval: OnApproval | None = None,
+           on_start: OnStart | None = None) -> dict[str, Any]:
     """Stream the graph; at an approval request, ask ``on_approval`` and continue with its answer
-    (``Command(resume=...)``). Without an answer the thread stays waiting (``pending_approval``)."""
+    (``Command(resume=...)``). Without an answer the thread stays waiting (``pending_approval``).
+    ``on_start`` hears each node as it begins (LangGraph's ``tasks`` stream), and None when nothing
+    runs any more (the end, an approval to ask, an error): what a progress display needs."""
     lease = agent.leases.get(thread_id)
     try:
         while True:
-            for chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
-                                            stream_mode="updates", durability="sync"):
-                for node, update in chunk.items():
-                    if on_update is not None and not node.startswith("__"):
-                        on_update(node, update or {})
-                    crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
-                if lease is not None:
-                    lease.check()  # a runner that lost its lease stops at the next node boundary
+            try:
+                for mode, chunk in agent.graph.stream(payload, agent.config(thread_id), context=context,
+                                                      stream_mode=["updates", "tasks"], durability="sync"):
+                    if mode == "tasks":
+                        if on_start is not None and "result" not in chunk and not chunk["name"].startswith("__"):
+                            on_start(chunk["name"])
+                        continue
+                    for node, update in chunk.items():
+                        if on_update is not None and not node.startswith("__"):
+                            on_update(node, update or {})
+                        crash_point(f"after:{node}")  # the node's checkpoint is written (durability="sync")
+                    if lease is not None:
+                        lease.check()  # a runner that lost its lease stops at the next node boundary
+            finally:
+                if on_start is not None:
+                    on_start(None)
             request = pending_approval(agent, thread_id) if on_approval is not None else None
             if request is None:
                 break
@@ -222,7 +235,8 @@ def _drive(agent: Agent, payload: Any, thread_id: str, context: Context,
                 break
         return agent.graph.get_state(agent.config(thread_id)).values
     except storage_errors() as exc:  # a full disk, a read-only file, a damaged page met mid-run
-        raise explain(exc, file_of(exc, agent.settings.home), thread_id=thread_id, action="write") from None
+        raise explain(exc, file_of(exc, agent.settings.home), action="write",
+                      resume=resume_command(thread_id, thread_model(agent, thread_id))) from None
     except AstraError:
         raise
     except Exception as exc:  # noqa: BLE001 - the abort rule: a bug of ours ends the session `error`
@@ -245,7 +259,8 @@ def session_error(agent: Agent, thread_id: str, exc: BaseException) -> SessionEr
     what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
     where = f" in {node}" if node else ""
     return SessionError(f"session {thread_id} stopped with status error{where} ({what}); its pending step is "
-                        f"kept: remove the cause, then `astra-memory resume {thread_id}` retries it",
+                        f"kept: remove the cause, then `{resume_command(thread_id, thread_model(agent, thread_id))}` "
+                        "retries it",
                         thread_id=thread_id, node=node)
 
 
@@ -295,7 +310,7 @@ def refuse_cancelled(agent: Agent, thread_id: str, *, uncancel: bool) -> None:
     if not uncancel:
         raise CancelledThreadError(
             f"thread {thread_id} was cancelled ({mark.get('how')}, {mark.get('at')}); "
-            f"`astra-memory resume {thread_id} --uncancel` continues it anyway")
+            f"`{resume_command(thread_id, thread_model(agent, thread_id), '--uncancel')}` continues it anyway")
     cancel_mark(agent.settings, thread_id).unlink(missing_ok=True)
 
 
@@ -311,7 +326,8 @@ def _guarded(agent: Agent, context: Context, task: Task) -> Context:
 
 
 def start_session(agent: Agent, task: Task, *, context: Context | None = None,
-                  on_update: OnUpdate | None = None, on_approval: OnApproval | None = None) -> dict[str, Any]:
+                  on_update: OnUpdate | None = None, on_approval: OnApproval | None = None,
+                  on_start: OnStart | None = None) -> dict[str, Any]:
     """Run a new session to its end; returns the final state.
 
     The session's knobs (model, limits, live settings) are recorded in its task, so that a resume
@@ -329,7 +345,7 @@ def start_session(agent: Agent, task: Task, *, context: Context | None = None,
         if agent.threads is not None:
             agent.threads.register(thread_id, dict(task))  # from now on `resume` can start it
         crash_point("session:registered")
-        return _drive(agent, {"task": task}, thread_id, context, on_update, on_approval)
+        return _drive(agent, {"task": task}, thread_id, context, on_update, on_approval, on_start)
 
 
 def thread_state(agent: Agent, thread_id: str):
@@ -361,6 +377,14 @@ def _task_of(agent: Agent, thread_id: str) -> Task:
     return task
 
 
+def thread_model(agent: Agent, thread_id: str) -> str | None:
+    """The model a thread was started with (None if it cannot be read: a hint must not fail)."""
+    try:
+        return recorded_of(_task_of(agent, thread_id)).get("model")
+    except Exception:  # noqa: BLE001 - only for the words of a hint
+        return None
+
+
 def recorded_of(task: Task) -> dict[str, Any]:
     """The knobs a session recorded (sessions from before ``knobs`` recorded only the live ones)."""
     if "knobs" in task:
@@ -376,7 +400,7 @@ def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | Non
 
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
                    on_update: OnUpdate | None = None, on_approval: OnApproval | None = None,
-                   uncancel: bool = False) -> tuple[dict[str, Any], bool]:
+                   uncancel: bool = False, on_start: OnStart | None = None) -> tuple[dict[str, Any], bool]:
     """Continue a thread from its last checkpoint. Returns (final state, whether anything ran).
 
     Without a ``context`` the thread runs under the knobs it recorded (``resumed_context``). A
@@ -395,7 +419,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
         refuse_earlier_version(agent, thread_id)
         context = _guarded(agent, context or resumed_context(agent, thread_id), task)
         payload = None if snapshot is not None else {"task": task}
-        return _drive(agent, payload, thread_id, context, on_update, on_approval), True
+        return _drive(agent, payload, thread_id, context, on_update, on_approval, on_start), True
 
 
 def list_threads(agent: Agent) -> list[dict[str, Any]]:
