@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,14 +13,13 @@ from astra_memory.events import read_events
 from astra_memory.models.live import live_chat_model
 from astra_memory.models.prompts import system_prompt
 from astra_memory.rules.limits import LIMITS, check_limits
-from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import open_agent, start_session
 from astra_memory.settings import Settings
 from astra_memory.tools.args import ToolArgs
 from astra_memory.tools.registry import TOOLS, Tool, ToolKind, openai_tool_specs
 from tests.conftest import cli_env, run_cli
 from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
-from tests.test_crash_matrix import TWO_ATTEMPTS
+from astra_memory.jittered_kills import two_attempt_scenario
 
 
 class CountLinesArgs(ToolArgs):
@@ -101,11 +99,7 @@ def test_astra_min_score_changes_the_graphs_own_search(monkeypatch, agent, setti
 
 @pytest.fixture
 def two_attempts(tmp_path) -> Path:
-    root = tmp_path / "two-attempts"
-    shutil.copytree(load_scenario("alpha").template, root / "project")
-    head = (load_scenario("alpha").root / "scenario.toml").read_text().split("[[solution]]")[0]
-    (root / "scenario.toml").write_text(head.replace('name = "alpha"', 'name = "alpha-two-attempts"') + TWO_ATTEMPTS)
-    return root
+    return two_attempt_scenario(tmp_path / "two-attempts")
 
 
 @pytest.mark.slow
