@@ -134,7 +134,8 @@ def _bytes_project(root: Path, source: bytes) -> Path:
 @pytest.mark.parametrize("case", sorted(LINE_END_CASES))
 def test_line_ends_and_encoding_are_kept_by_the_fix_and_its_replay(agent, settings, tmp_path, case):
     source = LINE_END_CASES[case]
-    first = _bytes_project(tmp_path / "first" / "clampy", source)
+    origin = repository(_bytes_project(tmp_path / "origin" / "clampy", source))  # two clones: one project
+    first = clone(origin, tmp_path / "first" / "clampy")
     task = workspace_task(first, TEST_COMMAND, settings, f"{case}-first")
     final = start_session(agent, {**task, "script": SCRIPT, "approve_edits": False})
     assert final["status"] == "fixed", final.get("reason")
@@ -142,7 +143,7 @@ def test_line_ends_and_encoding_are_kept_by_the_fix_and_its_replay(agent, settin
     assert fixed == source.replace(BROKEN.rstrip("\n").encode(), FIXED.rstrip("\n").encode())  # one line, nothing else
     record = agent.memory.get(final["stored_memory_id"])
     assert ("\r\n" in record.diff) == (b"\r\n" in source)  # the diff is of the bytes, line ends included
-    second = _bytes_project(tmp_path / "second" / "clampy", source)
+    second = clone(origin, tmp_path / "second" / "clampy")
     task = workspace_task(second, TEST_COMMAND, settings, f"{case}-second")
     final = start_session(agent, {**task, "approve_edits": False})
     assert final["status"] == "fixed", final.get("reason")
