@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import marshal
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -152,21 +151,13 @@ def _run(**changes) -> testrun.TestRun:
     return testrun.TestRun(**{**fields, **changes})
 
 
-@dataclass(frozen=True)
-class _JudgedLater(testrun.TestRun):
-    """A run as branch ``pass`` makes them: with the verdict's ``inconclusive``."""
-
-    inconclusive: str | None = None
-
-
 def test_counts_as_failed_attempt_only_for_a_run_that_judged_the_change():
     assert counts_as_failed_attempt(_run())
-    assert counts_as_failed_attempt(_JudgedLater(**_run().to_dict()))
     assert not counts_as_failed_attempt(None)  # never ran (the fresh copy could not be built)
     assert not counts_as_failed_attempt(_run(passed=True, exit_code=0))
     assert not counts_as_failed_attempt(_run(timed_out=True, exit_code=124))
     assert not counts_as_failed_attempt(_run(environment_changes=["/venv/lib/site-packages/x.pth"]))
-    assert not counts_as_failed_attempt(_JudgedLater(**_run().to_dict(), inconclusive="ids not run: t[0]"))
+    assert not counts_as_failed_attempt(_run(inconclusive="ids not run: t[0]"))
 
 
 def test_a_timed_out_run_is_not_a_failed_attempt(agent, settings):

@@ -57,7 +57,7 @@ def counts_as_failed_attempt(run: Any) -> bool:
     import from during the run."""
     if run is None or run.passed:
         return False
-    return not (getattr(run, "inconclusive", None) or run.timed_out or run.environment_changes)
+    return not (run.inconclusive or run.timed_out or run.environment_changes)
 
 
 def state_of(state: AgentState, root: str | Path, changed: dict[str, list[str]]) -> str | None:
