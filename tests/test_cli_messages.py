@@ -55,13 +55,13 @@ def test_stored_text_is_printed_literally(columns):
 
 
 def test_progress_line_is_whole_and_literal(monkeypatch):
-    from astra_memory.cli import app as cli_app
+    from astra_memory.cli.progress import SessionProgress
 
     out = io.StringIO()
-    monkeypatch.setattr(cli_app, "err", Console(file=out, width=80, soft_wrap=True))
     result = "tests still fail: 2 failed; expected '[bold]x' but the value was shorter than expected by 3"
-    cli_app._progress(False)("replay", {"replay": {"replayed": None, "skipped": None,
-                                                   "tried": [{"memory_id": "18ab11b5-ca25", "result": result}]}})
+    SessionProgress(Console(file=out, width=80, soft_wrap=True))(
+        "replay", {"replay": {"replayed": None, "skipped": None,
+                              "tried": [{"memory_id": "18ab11b5-ca25", "result": result}]}})
     assert result in out.getvalue() and "18ab11b5-ca25" in out.getvalue()
 
 
