@@ -15,7 +15,7 @@ from pathlib import Path
 
 from astra_memory.errors import WorkspaceError
 from astra_memory.state import EditInfo
-from astra_memory.workspace.files import Workspace, sha256_text
+from astra_memory.workspace.files import Workspace, sha256_bytes
 
 
 @dataclass(frozen=True)
@@ -23,10 +23,6 @@ class UndoPlan:
     restore: dict[str, bytes] = field(default_factory=dict)  # path -> the bytes it had before the session
     already: list[str] = field(default_factory=list)  # already as they were before the session
     refused: dict[str, str] = field(default_factory=dict)  # path -> why it is not touched
-
-
-def _text_hash(data: bytes) -> str:
-    return sha256_text(data.decode("utf-8", errors="replace"))  # as the edits recorded them (files.py)
 
 
 def plan_undo(workspace: Workspace, pristine: Path, edits: Sequence[EditInfo]) -> UndoPlan:
@@ -43,7 +39,7 @@ def plan_undo(workspace: Workspace, pristine: Path, edits: Sequence[EditInfo]) -
             plan.refused[rel] = "it is not in the snapshot taken before the session"
             continue
         before = original.read_bytes()
-        if _text_hash(before) != first[rel]["before_sha256"]:
+        if sha256_bytes(before) != first[rel]["before_sha256"]:
             plan.refused[rel] = "the snapshot does not hold what the session's first edit started from"
             continue
         try:
@@ -53,7 +49,7 @@ def plan_undo(workspace: Workspace, pristine: Path, edits: Sequence[EditInfo]) -
             continue
         if current == before:
             plan.already.append(rel)
-        elif _text_hash(current) != edit["after_sha256"]:
+        elif sha256_bytes(current) != edit["after_sha256"]:
             plan.refused[rel] = "it changed after the session's last edit of it; not touched"
         else:
             plan.restore[rel] = before
