@@ -57,13 +57,14 @@ def summarize(state: AgentState) -> dict:
 def report(state: AgentState, runtime: Runtime[Context]) -> dict:
     status = state.get("status") or ("fixed" if state.get("stored_memory_id") else "failed")
     reason = state.get("reason") or ("" if status == "fixed" else "the run ended without a confirmed fix")
-    final = {**state, "status": status, "reason": reason}
+    update = {"status": status, "reason": reason, **_open_spend(state, runtime.context)}
+    final = {**state, **update}  # report.json says what the session's state will: open requests included
     run_dir = (state.get("task") or {}).get("run_dir")
     if run_dir:
         Path(run_dir).mkdir(parents=True, exist_ok=True)
         (Path(run_dir) / "report.json").write_text(json.dumps(summarize(final), indent=2), encoding="utf-8")
     emit(run_dir, "report", status=status, reason=reason)
-    return {"status": status, "reason": reason, **_open_spend(state, runtime.context)}
+    return update
 
 
 def _open_spend(state: AgentState, context: Context) -> dict:
