@@ -35,7 +35,8 @@ def _fix(memory: FixMemory, project: str, cause: str, symptom: str, fix: str, na
     return memory.store_fix_memory(
         fix, "AssertionError", [f"{project}/core.py"], OUTCOME, confirmed_outcome=OUTCOME, symptom=symptom,
         diff=f"--- a/{project}/core.py\n+++ b/{project}/core.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
-        session_id=name, project=project, diagnosis={"error_type": "AssertionError", "cause": cause, "files": []})
+        session_id=name, project=project, project_id=f"git:{project}",
+        diagnosis={"error_type": "AssertionError", "cause": cause, "files": []})
 
 
 def test_every_fix_has_two_vectors_and_an_old_record_is_still_found(tmp_path):
@@ -79,5 +80,5 @@ def test_a_diagnosis_finds_the_same_kind_of_bug_in_another_project_first(tmp_pat
                          "Dedent the return out of the loop.", "other")
         query = diagnosis_text("AssertionError", "Version.compare_prerelease likely returns inside the loop "
                                "after comparing the first identifier of Version.prerelease, instead of going on")
-        hits = memory.search_codebase_memory(query, against="cause", top_k=2, project="semver")
+        hits = memory.search_codebase_memory(query, against="cause", top_k=2, project_id="git:semver")
         assert [h.record.memory_id for h in hits] == [same_kind.memory_id, own.memory_id]

@@ -11,6 +11,7 @@ import pytest
 from astra_memory.events import read_events
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.session.run import start_session
+from astra_memory.stores.record import SCRUBBED_DIFF
 from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, call, task_with_script
 
 # Fake credentials in each provider's published shape, built from parts so that no scanner of this
@@ -104,11 +105,14 @@ def test_every_string_field_of_a_memory_record_is_scrubbed(agent):
     record = agent.memory.store_fix_memory(
         fix_description=f"fix {secret}", error_type=f"KeyError {secret}", file_paths=[f"app/{secret}.py"],
         outcome=outcome, confirmed_outcome=outcome, symptom=f"symptom {secret}", diff=f"+key = {secret!r}\n",
-        session_id=f"s-{secret}", thread_id=f"t-{secret}", project=f"p-{secret}", model=f"openai:{secret}")
+        session_id=f"s-{secret}", thread_id=f"t-{secret}", project=f"p-{secret}", project_id=f"git:{secret}",
+        model=f"openai:{secret}")
     stored = agent.memory.get(record.memory_id).model_dump(mode="json")
     unset = ("memory_id", "timestamp", "updated_at", "status", "status_reason", "superseded_by")  # not given here
     strings = {k: v for k, v in stored.items() if isinstance(v, (str, list)) and k not in unset}
-    assert len(strings) == 11  # every free-text field of the record, paths and confirmations included
+    # A diff that held a secret is kept to read and never applied again (stores/record.py).
+    assert stored.pop("not_replayable") == SCRUBBED_DIFF and strings.pop("not_replayable")
+    assert len(strings) == 12  # every free-text field of the record, paths and confirmations included
     for field, value in strings.items():
         assert secret not in json.dumps(value) and REDACTED in json.dumps(value), field
     assert secret not in json.dumps(agent.memory.search_codebase_memory("symptom", min_score=-1)[0].to_dict())
