@@ -16,6 +16,7 @@ from astra_memory.rules.routing import route_after_replay
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.workspace.files import Workspace
+from astra_memory.workspace.identity import project_identity
 from astra_memory.workspace.patch import ReplayRefused, plan_patch
 from tests.conftest import BACKENDS, cli_env, run_cli
 from tests.helpers import task_with_script
@@ -113,10 +114,15 @@ def test_a_known_bug_in_a_changed_copy_is_fixed_by_replay_with_no_model(agent, s
     # The reason quotes this session's own fresh-copy run, not the stored fix's earlier one (issue 36 item 7).
     assert f"by {final['confirm']['outcome']};" in final["reason"] and "5 passed" in final["confirm"]["outcome"]
     assert FIXED in settings_file(project).read_text() and BROKEN not in settings_file(project).read_text()
-    record = agent.memory.get(memory_id)  # the same fix: a confirmation, not a new record
-    assert agent.memory.count() == 1
+    # The user's folder is another project than the bundled scenario (workspace/identity.py): the
+    # replayed record gets this session's confirmation, and the folder's project its own record.
+    record = agent.memory.get(memory_id)
     assert [(c.thread_id, c.kind) for c in record.confirmations] == [("first-alpha", "fix"), ("replay-thread", "replay")]
-    assert final["stored_memory_id"] == memory_id
+    own = agent.memory.get(final["stored_memory_id"])
+    assert agent.memory.count() == 2 and own.memory_id != memory_id
+    assert own.project_id == project_identity(project, settings.home).project_id != record.project_id
+    assert "+" + FIXED in own.diff and own.diff != record.diff  # the change as made here, at this copy's lines
+    assert [(c.thread_id, c.kind) for c in own.confirmations] == [("replay-thread", "replay")]
 
 
 @pytestmark_backends
@@ -147,7 +153,8 @@ def test_a_replay_whose_tests_still_fail_is_undone_byte_for_byte(agent, settings
         "Drop blank origins.", "AssertionError", [SETTINGS], "pytest passed with exit code 0 (4 passed)",
         confirmed_outcome="pytest passed with exit code 0 (4 passed)",
         symptom=symptom_of(agent, settings, project), diff=_diff(text, text.replace(BROKEN, WRONG_FIX)),
-        session_id="wrong-session", project="corsgate")  # the same symptoms: a strong match, tried
+        session_id="wrong-session", project="corsgate",  # the same symptoms: a strong match, tried
+        project_id=project_identity(project, settings.home).project_id)  # this project's own fix
     # CRLF line ends and an executable bit: a text-mode rewrite would change both; the restore must not.
     settings_file(project).write_bytes(text.replace("\n", "\r\n").encode())
     settings_file(project).chmod(0o755)
