@@ -10,8 +10,11 @@ checkpoints.sqlite each have a row; every row failed on main. detect-secrets run
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from astra_memory.models.untrusted import quoted
 from astra_memory.redact import REDACTED, scrub
 
 # Fake credentials, built from parts so that no scanner of this repository mistakes them for real ones.
@@ -64,6 +67,17 @@ def test_each_form_is_redacted_and_its_context_kept(name, text, secret, kept):
     assert kept in cleaned, cleaned
     assert cleaned.startswith("line before\n") and cleaned.endswith("\nline after")
     assert scrub(cleaned) == cleaned  # idempotent
+
+
+@pytest.mark.parametrize(("name", "text", "secret", "kept"), ELEVEN, ids=[row[0] for row in ELEVEN])
+def test_quoting_for_the_model_scrubs_the_raw_text_first(name, text, secret, kept):
+    """JSON escaping hides the shapes (a .netrc block's newlines, a cookie header's line) from a scrub
+    of the finished message: quoted() scrubs before it escapes, strings alone and inside data."""
+    raw = f"line before\n{text}\nline after"
+    for value in (raw, {"output": raw}, [raw]):
+        sent = quoted(value, 10_000)
+        assert secret not in sent and secret not in json.loads(sent).__repr__(), sent
+        assert REDACTED in sent and json.dumps(kept)[1:-1] in sent, sent
 
 
 # (20) a project .env read by the model; (14) a model server URL carrying a key.

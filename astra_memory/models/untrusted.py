@@ -3,7 +3,9 @@
 Into the model: every text from outside (test output, file contents, diffs, memory fields, failed
 attempts, tool observations) reaches a model message only through ``quoted``: one JSON value on
 one line, so no outside text can put a line of its own (``SYSTEM: new instructions``) into what
-the model reads. Our own words around it say what it is.
+the model reads. Our own words around it say what it is. ``quoted`` scrubs secrets *before* it
+escapes: the secret shapes are shapes of raw text (a ``.netrc`` block, a ``Cookie:`` header), which
+JSON escaping hides from a later scrub of the message.
 
 Out of the model: model output is untrusted data: bound its size and its numbers before it enters
 state, logs or tools. ``bound_reply`` runs on every reply before it is checkpointed:
@@ -26,6 +28,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from astra_memory.redact import scrub, scrub_data
 from astra_memory.workspace.files import MAX_WRITE_BYTES
 
 MAX_ARGS_CHARS = MAX_WRITE_BYTES + 20_000  # the largest edit a tool accepts, plus its other fields
@@ -61,9 +64,10 @@ def quoted(value: Any, limit: int = 2_000) -> str:
 
     ``json.dumps`` escapes every control character (newlines included) and quotes, and, with
     ``ensure_ascii``, the Unicode line and paragraph separators, so the value cannot end the line
-    it is on nor close the string it is in."""
+    it is on nor close the string it is in. Secrets are scrubbed from the raw text first."""
     if not isinstance(value, str):
-        return _dumps(_cut_strings(value, limit))
+        return _dumps(_cut_strings(scrub_data(value), limit))
+    value = scrub(value)
     keep, out = len(value), _dumps(value)
     while len(out) > limit + 2 and keep > 0:  # escapes make the quoted form longer than the text
         keep = min(keep - 1, limit, keep * limit // len(out))
