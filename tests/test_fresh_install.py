@@ -42,7 +42,7 @@ def test_a_plain_pip_install_runs_the_demo_to_fixed_sessions(tmp_path):
 
     demo = subprocess.run([bin_dir / "astra-memory", "demo", "--json"], capture_output=True, text=True, env=env,
                           timeout=600, cwd=tmp_path)
-    assert demo.returncode == 0, demo.stderr[-3000:]
+    assert demo.returncode == 0, (demo.stdout[-3000:], demo.stderr[-3000:])
     evidence = json.loads(demo.stdout)
     assert [(s["scenario"], s["status"]) for s in evidence["sessions"]] == [
         ("alpha", "fixed"), ("beta", "fixed"), ("alpha-again", "fixed")]

@@ -183,6 +183,31 @@ def test_a_private_run_sees_only_its_folder_and_leaves_nothing_outside(tmp_path,
 
 
 @PRIVATE
+def test_an_interpreter_copied_into_its_venv_keeps_its_private_root(tmp_path):
+    """A venv made without symlinks (``venv.EnvBuilder()``'s default, as a newcomer's fresh venv is) has
+    its interpreter, a running executable, inside the kept venv folder: binding it back must not open
+    it for writing (ETXTBSY once failed every step of the demo in such a venv)."""
+    import site
+    import venv
+
+    venv.EnvBuilder(symlinks=False).create(tmp_path / "venv")
+    python = tmp_path / "venv" / "bin" / "python"
+    assert not python.is_symlink()
+    purelib = next((tmp_path / "venv" / "lib").glob("python*/site-packages"))
+    (purelib / "ours.pth").write_text("\n".join([str(ROOT), *site.getsitepackages()]) + "\n")
+    (tmp_path / "project").mkdir()
+    script = ("import sys; from pathlib import Path; from astra_memory.testrun.isolation import start_step\n"
+              "with start_step([sys.executable, '-c', 'print(\"in its root\")'], cwd=Path(sys.argv[1]), "
+              "env={'PATH': '/usr/bin:/bin'}, private_root=[sys.prefix, sys.executable]) as step:\n"
+              "    out, _ = step.collect(timeout_s=30, max_bytes=10_000)\n"
+              "print(step.exit_code, out.decode())\n")
+    done = subprocess.run([str(python), "-c", script, str(tmp_path / "project")], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "in", "its", "root"], done.stdout
+
+
+@PRIVATE
 def test_the_user_can_allow_the_network(tmp_path, monkeypatch):
     monkeypatch.setenv(NETWORK_ENV, "1")
     from astra_memory.testrun.isolation import start_step

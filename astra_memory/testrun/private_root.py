@@ -127,9 +127,11 @@ def _inside(path: str, folder: str) -> bool:
 
 
 def _bind_back(libc, path: str, fd: int, is_dir: bool) -> None:
+    """``path`` (hidden by a tmpfs) bind-mounted back from ``fd``: the mount point is made on the new
+    tmpfs, never opened for writing where it already is (a running interpreter: ETXTBSY)."""
     if is_dir:
         os.makedirs(path, exist_ok=True)
-    else:
+    elif not os.path.lexists(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         open(path, "a").close()
     _mount(libc, f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
