@@ -117,8 +117,11 @@ def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, se
 
 # -- issue 32 (a): the confirming run's private root ------------------------------------------------
 
-from astra_memory.testrun.private_root import NETWORK_ENV, degraded_reason  # noqa: E402
+from astra_memory.testrun.private_root import HIDDEN, NETWORK_ENV, degraded_reason  # noqa: E402
 
+# A writable folder the private root does not replace with a tmpfs: the checkout, unless it is itself
+# under /tmp (a worktree there), then the user's home.
+OUTSIDE_TMP = next(p for p in (ROOT, Path.home()) if not any(p.is_relative_to(h) for h in HIDDEN))
 PRIVATE = pytest.mark.skipif(bool(degraded_reason()), reason=f"no private root here: {degraded_reason()}")
 WORLD = """import errno
 import os
@@ -160,7 +163,7 @@ def test_a_private_run_sees_only_its_folder_and_leaves_nothing_outside(tmp_path,
     import shutil
     import tempfile
 
-    base = tmp_path if under == "tmp" else Path(tempfile.mkdtemp(prefix=".private-", dir=ROOT))
+    base = tmp_path if under == "tmp" else Path(tempfile.mkdtemp(prefix=".private-", dir=OUTSIDE_TMP))
     try:
         parent = base / "run"
         folder, sibling = parent / "confirm", parent / "workspace"
@@ -168,7 +171,7 @@ def test_a_private_run_sees_only_its_folder_and_leaves_nothing_outside(tmp_path,
         sibling.mkdir()
         (parent / "tox.ini").write_text("[pytest]\naddopts = -p no_such_plugin\n")
         marker = Path(tempfile.mkstemp(prefix="astra-private-marker-", dir="/tmp")[1])
-        outside, elsewhere = parent / "written-outside", ROOT / f".private-elsewhere-{uuid.uuid4().hex}"
+        outside, elsewhere = parent / "written-outside", OUTSIDE_TMP / f".private-elsewhere-{uuid.uuid4().hex}"
         (folder / "tests" / "test_world.py").write_text(WORLD.format(
             name="confirm", marker=str(marker), agent=os.getpid(), outside=str(outside), elsewhere=str(elsewhere)))
         run = run_tests(folder, "python -m pytest -q -p no:cacheprovider tests", private=True)
