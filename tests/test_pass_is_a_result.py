@@ -154,15 +154,22 @@ def test_the_judge_on_written_results(tmp_path):
 
 
 def test_collection_changes_and_deselections_are_reported(tmp_path):
-    """A file that failed to collect at observe passes once its tests run and pass; tests that
-    passed at observe and are not run now, and deselections, are named in the outcome."""
+    """A file that failed to collect at observe passes once its tests run and pass; deselections and
+    new tests are named in the outcome; a test that passed at observe and is not run now fails the
+    run (a change that stops it from running hides what it would catch), unless we deselected it."""
     baseline = Baseline("pytest", {"tests/test_calc.py": "error", "tests/test_other.py::test_x": "passed"}, True)
-    results = _results(tmp_path, START, _report(ADD), _report(MUL), {"e": "deselected", "ids": ["tests/a.py::t"]},
-                       FINISH)
+    results = _results(tmp_path, START, _report(ADD), _report(MUL), _report("tests/test_other.py::test_x"),
+                       {"e": "deselected", "ids": ["tests/a.py::t"]}, FINISH)
     verdict = _judge(results, baseline=baseline)
     assert verdict.passed, verdict.outcome
-    assert verdict.outcome == ("1 of 1 failing tests now pass; 2 passed, 0 failed, 1 deselected; 1 test that passed "
-                               "at observe not run now (tests/test_other.py::test_x); 2 tests new since observe")
+    assert verdict.outcome == ("1 of 1 failing tests now pass; 3 passed, 0 failed, 1 deselected; "
+                               "2 tests new since observe")
+    gone = _judge(_results(tmp_path, START, _report(ADD), _report(MUL), FINISH), baseline=baseline)
+    assert not gone.passed and gone.inconclusive is None
+    assert gone.outcome.endswith("not a pass: passed at observe, not run now: tests/test_other.py::test_x")
+    selected = _judge(_results(tmp_path, START, _report(ADD), _report(MUL),
+                               {"e": "deselected", "ids": ["tests/test_other.py::test_x"]}, FINISH), baseline=baseline)
+    assert selected.passed, selected.outcome
     still = _results(tmp_path, START, {"e": "collect", "id": "tests/test_calc.py", "outcome": "failed"}, FINISH)
     assert "still failing (error): tests/test_calc.py" in _judge(still, baseline=baseline).outcome
 
@@ -320,3 +327,31 @@ def test_a_fix_that_lets_a_module_collect_with_its_tests_skipped_is_not_a_pass(t
     (root / "app" / "calc.py").write_text("def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n\n\n"
                                           "def sub(a, b):\n    return a - b\n")
     assert run_tests(root, PYTEST, baseline=baseline).passed
+
+
+def test_a_fix_that_stops_passing_tests_from_running_is_not_a_pass(tmp_path):
+    """Real pytest (outside round, cases 06 and 11): the tests are parametrized from the source's own
+    data; the "fix" makes the failing case pass and drops the cases that passed, so that nothing is
+    left to catch what the change breaks. No test file is touched."""
+    root = tmp_path / "p"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "__init__.py").write_text("")
+    (root / "app" / "calc.py").write_text("CASES = [(1, 2), (2, 4), (3, 7)]\n\n\ndef double(x):\n    return x + x\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_calc.py").write_text(
+        "import pytest\n\nfrom app.calc import CASES, double\n\n\n"
+        "@pytest.mark.parametrize(('x', 'want'), CASES)\ndef test_double(x, want):\n    assert double(x) == want\n")
+    first = run_tests(root, PYTEST)
+    assert first.tests == {"tests/test_calc.py::test_double[1-2]": "passed",
+                           "tests/test_calc.py::test_double[2-4]": "passed",
+                           "tests/test_calc.py::test_double[3-7]": "failed"}
+    baseline = Baseline("pytest", first.tests, first.results_complete)
+    (root / "app" / "calc.py").write_text("CASES = [(3, 7)]\n\n\ndef double(x):\n    return 7 if x == 3 else x\n")
+    run = run_tests(root, PYTEST, baseline=baseline)
+    assert run.exit_code == 0 and not run.passed, run.outcome
+    assert run.outcome.endswith("not a pass: passed at observe, not run now: tests/test_calc.py::test_double[1-2], "
+                                "tests/test_calc.py::test_double[2-4]"), run.outcome
+    # as observe records it, with the parameter slots: the ids changed, so the run cannot be matched
+    # by id; it is inconclusive (not a pass, not a failed attempt), never a pass
+    slotted = run_tests(root, PYTEST, baseline=Baseline("pytest", first.tests, True, slots=first.slots))
+    assert not slotted.passed and slotted.inconclusive, slotted.outcome

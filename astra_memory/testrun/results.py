@@ -20,11 +20,13 @@ signed with a per-run key, to an inherited pipe (``ResultsChannel``; no path the
   the function's ids differ between the runs (testrun/id_slots.py; the outcome names it); a run
   that fails only because such ids are not run now and cannot be matched is ``inconclusive``
   (``Verdict.inconclusive``, kept in the run record): not a pass, and not a failed attempt;
-- every test that passed at observe and still runs still passes (one now skipped is a failure);
+- every test that passed at observe still runs and still passes (one now skipped, or not run,
+  is a failure: a change that stops a test from running hides what it would catch); a test our
+  selection deselected (``only``) is not counted, and a parametrized one whose id may have changed
+  makes the run ``inconclusive`` rather than failed;
 - at least one test passed.
 
-Skips, xfails, deselections and collection changes (tests of observe not run now, new tests) are
-reported in the outcome string. A command that is not pytest (``make test``, ``tox``, ``python -m
+Skips, xfails, deselections and new tests are reported in the outcome string. A command that is not pytest (``make test``, ``tox``, ``python -m
 unittest``) can only be judged by its exit code: such runs say ``evidence: exit_code`` and their
 outcome string says plainly that only the exit code was checked.
 
@@ -32,7 +34,7 @@ Outcome strings (what a confirmed fix stores, verbatim):
 
 - judged against observe: ``4 of 4 failing tests now pass; 331 passed, 0 failed``, with
   ``, 2 skipped``, ``, 1 xfailed``, ``, 1 xpassed``, ``, 3 deselected``, ``, 1 error`` when there
-  are any, and notes such as ``; 2 tests that passed at observe not run now (...)``;
+  are any, and notes such as ``; 2 tests new since observe``;
 - observe's own run: ``1 failing test; 3 passed, 1 failed; ...`` (``no failing tests; ...``);
 - a run that is not a pass ends with ``; not a pass: <why>; <why>`` (``still failing: <ids>``,
   ``failed at observe, now skipped: <ids>``, ``the results are incomplete: ...``, ``the process
@@ -404,6 +406,7 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
     notes: list[str] = []
     failing_now = results.failing()
     inconclusive: str | None = None
+    unjudgeable = 0
     if baseline is not None and baseline.evidence == "pytest":
         tests, notes = translate(tests, results.slots, baseline.slots, baseline.unstable)
         failing_now = sorted(t for t, o in tests.items() if o in FAILING)
@@ -419,19 +422,23 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
                 what, f"failed at observe, now {what}")
             findings.append(f"{label}: {ids}")
         unmatched = [n for n, o in became.items() if o == "not run" and n in baseline.slots]
-        if unmatched and [o for o in became.values() if o != "passed"] == ["not run"] * len(unmatched):
-            inconclusive = (f"parametrized tests that failed at observe are not run now under their ids and no "
-                            f"test holds their function and parameter position: {_ids(unmatched)}")
+        was_passing = [t for t, o in baseline.tests.items() if o == "passed"]
+        deselected = set(results.deselected)  # a selection run (`only`) leaves the rest out on purpose
+        gone = [t for t in was_passing if t not in tests and t not in deselected]
+        if gone:  # a change that stops a passing test from running hides what it would have caught
+            findings.append(f"passed at observe, not run now: {_ids(gone)}")
+        unjudged = [t for t in gone if t in baseline.slots]  # parametrized: its id may be what changed
+        if ((unmatched or unjudged) and len(unjudged) == len(gone)
+                and [o for o in became.values() if o != "passed"] == ["not run"] * len(unmatched)):
+            inconclusive = (f"parametrized tests of observe are not run now under their ids and no "
+                            f"test holds their function and parameter position: {_ids(unmatched + unjudged)}")
+            unjudgeable = len(findings)  # the findings so far are only these ids
         new_failures = [t for t in failing_now if t not in became]
         if new_failures:
             findings.append(f"failing now: {_ids(new_failures)}")
-        was_passing = [t for t, o in baseline.tests.items() if o == "passed"]
         off = [t for t in was_passing if tests.get(t) in ("skipped", "xfailed")]
         if off:
             findings.append(f"passed at observe, now skipped: {_ids(off)}")
-        gone = [t for t in was_passing if t not in tests]
-        if gone:
-            notes.append(f"{_plural(len(gone), 'test')} that passed at observe not run now ({_ids(gone)})")
         new = [t for t in tests if t not in baseline.tests and "::" in t]
         if new and baseline.tests:
             notes.append(f"{_plural(len(new), 'test')} new since observe")
@@ -462,8 +469,8 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
     if not findings and exit_code != 0:
         findings.append(f"exit code {exit_code}")
     findings = list(dict.fromkeys(findings))
-    if inconclusive and len(findings) == 1:  # nothing else is wrong with the run: it cannot be judged
-        findings[0] += " (inconclusive: ids that cannot be matched)"
+    if inconclusive and len(findings) == unjudgeable:  # nothing else is wrong with the run: it cannot be judged
+        findings[-1] += " (inconclusive: ids that cannot be matched)"
     else:
         inconclusive = None
     outcome = f"{head}; {counts_text(counts)}" + "".join(f"; {note}" for note in notes)
