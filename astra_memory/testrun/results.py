@@ -21,9 +21,9 @@ signed with a per-run key, to an inherited pipe (``ResultsChannel``; no path the
   that fails only because such ids are not run now and cannot be matched is ``inconclusive``
   (``Verdict.inconclusive``, kept in the run record): not a pass, and not a failed attempt;
 - every test that passed at observe still runs and still passes (one now skipped, or not run,
-  is a failure: a change that stops a test from running hides what it would catch); a test our
-  selection deselected (``only``) is not counted, and a parametrized one whose id may have changed
-  makes the run ``inconclusive`` rather than failed;
+  is a failure: a change that stops a test from running hides what it would catch), except in a
+  run of our own selection (``only``); a parametrized one whose id may have changed makes the run
+  ``inconclusive`` rather than failed;
 - at least one test passed.
 
 Skips, xfails, deselections and new tests are reported in the outcome string. A command that is not pytest (``make test``, ``tox``, ``python -m
@@ -124,6 +124,7 @@ class ResultsChannel:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._drain, name="astra-results", daemon=True)
         self._thread.start()
+        self.selected = only is not None
         if only is not None:
             (self.path / SELECT_FILE).write_text(json.dumps(sorted(only)), encoding="utf-8")
 
@@ -165,7 +166,9 @@ class ResultsChannel:
         self.started()
         self._done.set()
         self._thread.join(timeout=5)
-        return parse_results(verified_lines(bytes(self._data), self._key))
+        results = parse_results(verified_lines(bytes(self._data), self._key))
+        results.selected = self.selected
+        return results
 
     def remove(self) -> None:
         self.started()
@@ -220,6 +223,7 @@ class Results:
     exit_statuses: list[int] = field(default_factory=list)
     damaged_lines: int = 0
     slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> its slot (testrun/id_slots.py)
+    selected: bool = False  # we ran a selection of the tests (``only``): the rest is left out on purpose
 
     def failing(self) -> list[str]:
         return sorted(t for t, o in self.tests.items() if o in FAILING)
@@ -423,8 +427,7 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
             findings.append(f"{label}: {ids}")
         unmatched = [n for n, o in became.items() if o == "not run" and n in baseline.slots]
         was_passing = [t for t, o in baseline.tests.items() if o == "passed"]
-        deselected = set(results.deselected)  # a selection run (`only`) leaves the rest out on purpose
-        gone = [t for t in was_passing if t not in tests and t not in deselected]
+        gone = [] if results.selected else [t for t in was_passing if t not in tests]
         if gone:  # a change that stops a passing test from running hides what it would have caught
             findings.append(f"passed at observe, not run now: {_ids(gone)}")
         unjudged = [t for t in gone if t in baseline.slots]  # parametrized: its id may be what changed
