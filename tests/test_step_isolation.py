@@ -210,6 +210,23 @@ def test_an_interpreter_copied_into_its_venv_keeps_its_private_root(tmp_path):
     assert done.stdout.split() == ["0", "in", "its", "root"], done.stdout
 
 
+@pytest.mark.skipif(isolation_mode() != "pid-namespace", reason="needs a PID namespace")
+def test_the_private_root_probe_works_from_a_venv_under_tmp(tmp_path):
+    """The probe keeps what a run keeps (the venv too): run from a venv under /tmp, whose interpreter is
+    a link the private /tmp hides, it once failed, and every run of that process was degraded."""
+    import site
+    import venv
+
+    venv.EnvBuilder(symlinks=True).create(tmp_path / "venv")
+    purelib = next((tmp_path / "venv" / "lib").glob("python*/site-packages"))
+    (purelib / "ours.pth").write_text("\n".join([str(ROOT), *site.getsitepackages()]) + "\n")
+    done = subprocess.run([str(tmp_path / "venv" / "bin" / "python"), "-c",
+                           "from astra_memory.testrun.private_root import degraded_reason; print(repr(degraded_reason()))"],
+                          capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "''", done.stdout
+
+
 @PRIVATE
 def test_the_user_can_allow_the_network(tmp_path, monkeypatch):
     monkeypatch.setenv(NETWORK_ENV, "1")

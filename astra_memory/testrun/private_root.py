@@ -82,7 +82,8 @@ def degraded_reason() -> str:
                  "sys.exit(0 if not os.path.exists(os.path.join('..', 'planted')) else 3)")
         try:
             step = start_step([sys.executable, "-I", "-S", "-c", probe], cwd=folder,
-                              env={"PATH": "/usr/bin:/bin"}, private_root=[str(Path(sys.executable).resolve())])
+                              env={"PATH": "/usr/bin:/bin"},
+                              private_root=[sys.prefix, str(Path(sys.executable).resolve())])  # as runs keep
         except OSError as exc:
             return f"the private root could not start: {exc}"
         with step:
