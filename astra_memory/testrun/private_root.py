@@ -67,6 +67,13 @@ def reaper_options(folder: str | Path, keep: list[str]) -> list[str]:
     return options
 
 
+def interpreter_paths() -> list[str]:
+    """Our interpreter's folders, which every private root keeps (the probe's and each run's): its
+    venv, the Python it was made from, its ``bin`` (a link there: the venv's ``python``) and the
+    executable it resolves to."""
+    return [sys.prefix, sys.base_prefix, str(Path(sys.executable).parent), str(Path(sys.executable).resolve())]
+
+
 @lru_cache(maxsize=1)
 def degraded_reason() -> str:
     """"" where a step here can run in a private root (tried once); else why it cannot."""
@@ -82,8 +89,7 @@ def degraded_reason() -> str:
                  "sys.exit(0 if not os.path.exists(os.path.join('..', 'planted')) else 3)")
         try:
             step = start_step([sys.executable, "-I", "-S", "-c", probe], cwd=folder,
-                              env={"PATH": "/usr/bin:/bin"},
-                              private_root=[sys.prefix, str(Path(sys.executable).resolve())])  # as runs keep
+                              env={"PATH": "/usr/bin:/bin"}, private_root=interpreter_paths())
         except OSError as exc:
             return f"the private root could not start: {exc}"
         with step:

@@ -27,7 +27,13 @@ from pathlib import Path
 from astra_memory.crash import crash_point
 from astra_memory.testrun.isolation import start_step
 from astra_memory.testrun.manifest import Environment, describe
-from astra_memory.testrun.private_root import PRIVATE_ROOT_FAILED, PRIVATE_ROOT_MESSAGE, PRIVATE_TMP, degraded_reason
+from astra_memory.testrun.private_root import (
+    PRIVATE_ROOT_FAILED,
+    PRIVATE_ROOT_MESSAGE,
+    PRIVATE_TMP,
+    degraded_reason,
+    interpreter_paths,
+)
 from astra_memory.testrun.pytest_config import addopts
 from astra_memory.testrun.reaper import READ_ONLY_FAILED, READ_ONLY_MESSAGE
 from astra_memory.testrun.results import (
@@ -230,7 +236,7 @@ def kept_paths(env: dict[str, str], environment: Environment | None, plugin: Pat
     import from, the folders of the test PATH and PYTHONPATH, our interpreter and our plugin."""
     paths = [*(environment.roots if environment else ()), *(environment.imports if environment else ()),
              *env.get("PATH", "").split(os.pathsep), *env.get("PYTHONPATH", "").split(os.pathsep),
-             sys.prefix, sys.base_prefix, str(Path(sys.executable).parent), str(Path(sys.executable).resolve())]
+             *interpreter_paths()]
     if plugin is not None:
         paths.append(str(plugin))
     return [p for p in dict.fromkeys(paths) if p and os.path.isabs(p)]
