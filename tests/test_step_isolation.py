@@ -185,19 +185,24 @@ def test_a_private_run_sees_only_its_folder_and_leaves_nothing_outside(tmp_path,
             shutil.rmtree(base)
 
 
+def _venv_that_imports_us(folder: Path, *, symlinks: bool) -> Path:
+    """A new venv (no pip) whose interpreter imports this checkout and the suite's packages; its python."""
+    import site
+    import venv
+
+    venv.EnvBuilder(symlinks=symlinks).create(folder)
+    purelib = next((folder / "lib").glob("python*/site-packages"))
+    (purelib / "ours.pth").write_text("\n".join([str(ROOT), *site.getsitepackages()]) + "\n")
+    return folder / "bin" / "python"
+
+
 @PRIVATE
 def test_an_interpreter_copied_into_its_venv_keeps_its_private_root(tmp_path):
     """A venv made without symlinks (``venv.EnvBuilder()``'s default, as a newcomer's fresh venv is) has
     its interpreter, a running executable, inside the kept venv folder: binding it back must not open
     it for writing (ETXTBSY once failed every step of the demo in such a venv)."""
-    import site
-    import venv
-
-    venv.EnvBuilder(symlinks=False).create(tmp_path / "venv")
-    python = tmp_path / "venv" / "bin" / "python"
+    python = _venv_that_imports_us(tmp_path / "venv", symlinks=False)
     assert not python.is_symlink()
-    purelib = next((tmp_path / "venv" / "lib").glob("python*/site-packages"))
-    (purelib / "ours.pth").write_text("\n".join([str(ROOT), *site.getsitepackages()]) + "\n")
     (tmp_path / "project").mkdir()
     script = ("import sys; from pathlib import Path; from astra_memory.testrun.isolation import start_step\n"
               "with start_step([sys.executable, '-c', 'print(\"in its root\")'], cwd=Path(sys.argv[1]), "
@@ -214,13 +219,7 @@ def test_an_interpreter_copied_into_its_venv_keeps_its_private_root(tmp_path):
 def test_the_private_root_probe_works_from_a_venv_under_tmp(tmp_path):
     """The probe keeps what a run keeps (the venv too): run from a venv under /tmp, whose interpreter is
     a link the private /tmp hides, it once failed, and every run of that process was degraded."""
-    import site
-    import venv
-
-    venv.EnvBuilder(symlinks=True).create(tmp_path / "venv")
-    purelib = next((tmp_path / "venv" / "lib").glob("python*/site-packages"))
-    (purelib / "ours.pth").write_text("\n".join([str(ROOT), *site.getsitepackages()]) + "\n")
-    done = subprocess.run([str(tmp_path / "venv" / "bin" / "python"), "-c",
+    done = subprocess.run([str(_venv_that_imports_us(tmp_path / "venv", symlinks=True)), "-c",
                            "from astra_memory.testrun.private_root import degraded_reason; print(repr(degraded_reason()))"],
                           capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr

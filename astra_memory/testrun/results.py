@@ -26,9 +26,10 @@ signed with a per-run key, to an inherited pipe (``ResultsChannel``; no path the
   ``inconclusive`` rather than failed;
 - at least one test passed.
 
-Skips, xfails, deselections and new tests are reported in the outcome string. A command that is not pytest (``make test``, ``tox``, ``python -m
-unittest``) can only be judged by its exit code: such runs say ``evidence: exit_code`` and their
-outcome string says plainly that only the exit code was checked.
+Skips, xfails, deselections and new tests are reported in the outcome string. A command that is
+not pytest (``make test``, ``tox``, ``python -m unittest``) can only be judged by its exit code:
+such runs say ``evidence: exit_code`` and their outcome string says plainly that only the exit
+code was checked.
 
 Outcome strings (what a confirmed fix stores, verbatim):
 
@@ -125,7 +126,7 @@ class ResultsChannel:
         self._thread = threading.Thread(target=self._drain, name="astra-results", daemon=True)
         self._thread.start()
         self.selected = only is not None
-        if only is not None:
+        if self.selected:
             (self.path / SELECT_FILE).write_text(json.dumps(sorted(only)), encoding="utf-8")
 
     @property
