@@ -9,6 +9,12 @@ from pathlib import Path
 
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import scenario_task
+from astra_memory.testrun.private_root import HIDDEN
+
+# A writable folder a private root does not replace with a tmpfs (the suite's tmp_path is under /tmp,
+# which it does): the checkout, unless it is itself under /tmp (a worktree there), then the user's home.
+OUTSIDE_TMP = next(p for p in (Path(__file__).resolve().parent.parent, Path.home())
+                   if not any(p.is_relative_to(h) for h in HIDDEN))
 
 
 def call(tool: str, **args) -> dict:

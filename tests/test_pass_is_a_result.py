@@ -10,14 +10,17 @@ Below them, the judge itself on results files written by hand and by real pytest
 from __future__ import annotations
 
 import json
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from astra_memory.events import read_events
-from astra_memory.session.run import start_session
+from astra_memory.session.run import open_agent, start_session
+from astra_memory.settings import Settings
 from astra_memory.testrun.results import Baseline, judge, read_results
 from astra_memory.testrun.run import run_tests
-from tests.helpers import task_with_script
+from tests.helpers import OUTSIDE_TMP, task_with_script
 
 HOSTILE = Path(__file__).parent / "hostile_results"
 PYTEST = "python -m pytest -q -p no:cacheprovider tests"
@@ -110,6 +113,27 @@ def test_a_config_written_above_the_workspace_is_never_read(agent, settings):
     assert planted.is_file() and "-p app.calc" in planted.read_text()  # the first run did write it
     for run in _not_fixed(agent, final):
         assert f"still failing: {ADD}" in run["outcome"]
+
+def test_a_fix_planted_outside_the_project_by_an_earlier_run_is_not_confirmed(monkeypatch):
+    """Issue 32 (a), from our own outside round: the first edit makes a test run write a correct add()
+    into the data home's runs/ folder (test runs before confirm are not private); the second edit
+    drops that and imports it. The workspace passes; the fresh copy holds only the import, and the
+    confirming run finds the data home empty, so nothing is confirmed or stored. The data home is
+    not under /tmp here (the suite's is, and /tmp is private anyway)."""
+    home = Path(tempfile.mkdtemp(prefix=".astra-home-", dir=OUTSIDE_TMP))
+    monkeypatch.setenv("ASTRA_HOME", str(home))
+    try:
+        with open_agent(Settings()) as agent:
+            task, final = _session(agent, Settings(), "planted_in_data_home")
+            assert (Path(task["run_dir"]).parent / "astra_planted_calc.py").is_file()  # the first run planted it
+            tests = [r for r in final["test_runs"] if r["phase"] == "test"]
+            assert [r["passed"] for r in tests] == [False, True]  # the workspace imports what was planted
+            assert final["status"] == "unconfirmed" and final.get("stored_memory_id") is None
+            assert agent.memory.count() == 0
+            assert f"still failing: {ADD}" in final["confirm"]["outcome"], final["confirm"]
+    finally:
+        shutil.rmtree(home)
+
 
 # -- the judge ---------------------------------------------------------------------------------------
 

@@ -117,11 +117,9 @@ def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, se
 
 # -- issue 32 (a): the confirming run's private root ------------------------------------------------
 
-from astra_memory.testrun.private_root import HIDDEN, NETWORK_ENV, degraded_reason  # noqa: E402
+from astra_memory.testrun.private_root import NETWORK_ENV, degraded_reason  # noqa: E402
+from tests.helpers import OUTSIDE_TMP  # noqa: E402
 
-# A writable folder the private root does not replace with a tmpfs: the checkout, unless it is itself
-# under /tmp (a worktree there), then the user's home.
-OUTSIDE_TMP = next(p for p in (ROOT, Path.home()) if not any(p.is_relative_to(h) for h in HIDDEN))
 PRIVATE = pytest.mark.skipif(bool(degraded_reason()), reason=f"no private root here: {degraded_reason()}")
 WORLD = """import errno
 import os
@@ -183,6 +181,66 @@ def test_a_private_run_sees_only_its_folder_and_leaves_nothing_outside(tmp_path,
     finally:
         if under == "home":
             shutil.rmtree(base)
+
+
+HIDE_WORLD = """import os
+
+
+def test_the_hidden_folders_are_empty_but_what_it_keeps_is_there():
+    assert not os.path.exists({planted!r})  # written into the data home by an earlier, shared run
+    assert not os.path.exists({workspace!r})  # the session's workspace, elsewhere
+    import kept_lib  # on the step's PYTHONPATH, inside the hidden home: brought back
+    assert kept_lib.VALUE == 7
+"""
+
+
+@PRIVATE
+def test_a_confirming_run_finds_the_workspace_and_the_homes_empty(tmp_path):
+    """Issue 32 (a), from our own outside round: the runs before confirm are not private, so a test
+    run there can write a module into our data home (or the user's home, or leave it in the workspace)
+    that the fix then imports by an absolute path. The confirming run hides those folders; what the
+    step is given to keep (its PYTHONPATH here) and its own folder come back."""
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix=".private-hide-", dir=OUTSIDE_TMP))
+    try:
+        home, workspace = base / "astra-home", base / "user" / "project"
+        folder, kept = home / "runs" / "t-1" / "fresh", home / "lib"
+        for path in (folder / "tests", kept, workspace):
+            path.mkdir(parents=True)
+        (home / "planted.py").write_text("VALUE = 1\n")
+        (kept / "kept_lib.py").write_text("VALUE = 7\n")
+        (folder / "tests" / "test_world.py").write_text(
+            HIDE_WORLD.format(planted=str(home / "planted.py"), workspace=str(workspace)))
+        command, env = "python -m pytest -q -p no:cacheprovider tests", {"PYTHONPATH": f"{folder}:{kept}"}
+        shared = run_tests(folder, command, env=env, private=True)
+        assert not shared.passed and "1 failed" in shared.outcome  # without hide: the planted file is seen
+        run = run_tests(folder, command, env=env, private=True, hide=[str(workspace.parent), str(home)])
+        assert run.passed, run.output
+    finally:
+        shutil.rmtree(base)
+
+
+def test_hidden_points_go_outermost_first_and_skip_what_is_inside_another():
+    import shutil
+    import tempfile
+
+    from astra_memory.testrun.private_root import hidden_points
+
+    base = Path(tempfile.mkdtemp(prefix=".private-points-", dir=OUTSIDE_TMP))
+    try:
+        home = base / "home"
+        folder, kept, inner = home / "runs" / "t" / "fresh", home / "venv", home / "venv" / "cache"
+        for path in (folder, inner):
+            path.mkdir(parents=True)
+        points = hidden_points(str(folder), [str(kept)], [str(inner), str(home), "/", str(folder / "sub"),
+                                                          str(base / "missing")])
+        assert points[-2:] == [str(home), str(inner)]  # the kept venv brings the inner point back
+        assert str(folder.parent) not in points  # inside the hidden home, which holds only the path down
+        assert "/" not in points and str(folder / "sub") not in points and str(base / "missing") not in points
+    finally:
+        shutil.rmtree(base)
 
 
 def _venv_that_imports_us(folder: Path, *, symlinks: bool) -> Path:

@@ -151,12 +151,12 @@ class Step:
 
 def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: str | None = None,
                read_only: Sequence[str] = (), private_root: Sequence[str] | None = None,
-               pass_fds: Sequence[int] = ()) -> Step:
+               hide: Sequence[str] = (), pass_fds: Sequence[int] = ()) -> Step:
     """Start ``argv`` under the reaper (in a PID namespace where ``isolation`` allows it), with
     ``read_only`` folders (or files) mounted read-only for it (a mount namespace; raises OSError
     where there is none). ``private_root`` (the paths to keep besides ``cwd``) runs it in a private
-    root for ``cwd`` (testrun/private_root.py; raises OSError where there is no namespace).
-    ``pass_fds`` are inherited by the command."""
+    root for ``cwd`` (testrun/private_root.py; raises OSError where there is no namespace), in which
+    the ``hide`` folders are empty too. ``pass_fds`` are inherited by the command."""
     mode = isolation or isolation_mode()
     prefix = list(namespace_prefix() or ()) if mode == "pid-namespace" else []
     if mode == "pid-namespace" and not prefix:
@@ -167,7 +167,7 @@ def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: st
                       f"{mode} has none")
     if private_root is not None:
         prefix += unshare_options(network_allowed())
-        options += reaper_options(cwd, list(private_root))
+        options += reaper_options(cwd, list(private_root), list(hide))
     elif prefix:  # its own /proc at least: the step sees its own processes, not the agent's
         prefix.append("--mount")
         options.append("--private-proc")

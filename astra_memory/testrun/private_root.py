@@ -11,7 +11,9 @@ namespace and, unless ``ASTRA_CONFIRM_NETWORK=1``, its own network namespace (``
   outside the project folder and the private temp folders can land anywhere, let alone survive;
 - ``/tmp``, ``/var/tmp`` and ``/dev/shm`` are new, empty ``tmpfs`` mounts, and so is the project
   folder's parent: the folders above the project hold nothing but the path down to it (the
-  sibling workspace, a ``tox.ini`` or ``conftest.py`` written beside the copy, are gone);
+  sibling workspace, a ``tox.ini`` or ``conftest.py`` written beside the copy, are gone); so is
+  each ``hide`` folder (the confirming run hides the session's workspace, our data home and the
+  user's home: what earlier test runs, which are not private, could have written there);
 - the project folder and each ``keep`` path (the environment's folders and our plugin's, read-only)
   that those mounts hid are bind-mounted back at their own paths; the project folder alone is
   writable;
@@ -59,11 +61,13 @@ def unshare_options(network: bool) -> list[str]:
     return ["--mount"] + ([] if network else ["--net"])
 
 
-def reaper_options(folder: str | Path, keep: list[str]) -> list[str]:
+def reaper_options(folder: str | Path, keep: list[str], hide: list[str] = ()) -> list[str]:
     """The reaper's command-line options that make it ``enter`` a private root for ``folder``."""
     options = ["--private-root", str(folder)]
     for path in keep:
         options += ["--keep", str(path)]
+    for path in hide:
+        options += ["--hide", str(path)]
     return options
 
 
@@ -167,9 +171,28 @@ def private_proc() -> bool:
     return True
 
 
-def enter(folder: str, keep: list[str]) -> None:
+def hidden_points(folder: str, keep: list[str], hide: list[str]) -> list[str]:
+    """Where ``enter`` mounts an empty tmpfs, outermost first: the temp folders, ``folder``'s parent
+    and each ``hide`` folder, except "/", ``folder`` and what is inside it, and a point already under
+    another unless a kept path brings that part back."""
+    folder = os.path.realpath(folder)
+    kept = [os.path.realpath(p) for p in keep]
+    candidates = sorted({os.path.realpath(p) for p in (*HIDDEN, os.path.dirname(folder), *hide) if p},
+                        key=lambda p: (len(p), p))
+    points: list[str] = []
+    for point in candidates:
+        if point == "/" or _inside(point, folder) or not os.path.isdir(point):
+            continue
+        if any(_inside(point, h) for h in points) and not any(_inside(point, k) for k in kept):
+            continue
+        points.append(point)
+    return points
+
+
+def enter(folder: str, keep: list[str], hide: list[str] = ()) -> None:
     """Make this mount namespace the step's private root for ``folder`` (see the module's text)."""
     libc = _libc()
+    points = hidden_points(folder, keep, list(hide))
     folder = os.path.realpath(folder)
     paths = {folder: True}
     for path in keep:
@@ -181,14 +204,13 @@ def enter(folder: str, keep: list[str]) -> None:
     dirs = {path: os.path.isdir(path) for path in order}
     _mount(libc, "proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     _read_only_everywhere(libc)
-    hidden: list[str] = []
-    for point in (*HIDDEN, os.path.dirname(folder)):
-        if point != "/" and os.path.isdir(point) and not any(_inside(point, h) for h in hidden):
-            hidden.append(point)
-            _mount(libc, "tmpfs", point, "tmpfs", MS_NOSUID | MS_NODEV, b"mode=1777")
-            for path in order:
-                if _inside(path, point) and path != point:
-                    _bind_back(libc, path, fds[path], dirs[path])
+    for point in points:
+        if not os.path.isdir(point):
+            continue  # under a point hidden before it, in a part no kept path brought back
+        _mount(libc, "tmpfs", point, "tmpfs", MS_NOSUID | MS_NODEV, b"mode=1777")
+        for path in order:
+            if _inside(path, point) and path != point:
+                _bind_back(libc, path, fds[path], dirs[path])
     _writable(libc, folder)
     for fd in fds.values():
         os.close(fd)

@@ -1,7 +1,7 @@
 """The first process of a test step: runs the test command, and kills everything it started.
 
 Run by testrun.py as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... [--private-root
-FOLDER [--keep PATH]...] [--private-proc] -- COMMAND...`` (``--private-proc``: a ``/proc`` of the
+FOLDER [--keep PATH]... [--hide PATH]...] [--private-proc] -- COMMAND...`` (``--private-proc``: a ``/proc`` of the
 step's own PID namespace, testrun/private_root.py)
 (standard library only, isolated from the workspace's PYTHONPATH). Inside its own mount namespace
 (``unshare --mount``) it first bind-mounts each ``--read-only`` PATH read-only onto itself (a
@@ -138,7 +138,7 @@ def _private_root_module():
 
 def main(argv: list[str]) -> int:
     control_fd, rest = int(argv[1]), argv[2:]
-    options: dict[str, list[str]] = {"--read-only": [], "--private-root": [], "--keep": []}
+    options: dict[str, list[str]] = {"--read-only": [], "--private-root": [], "--keep": [], "--hide": []}
     private_proc = False
     while rest and (rest[0] in options or rest[0] == "--private-proc"):
         if rest[0] == "--private-proc":
@@ -159,7 +159,7 @@ def main(argv: list[str]) -> int:
     if private_root:
         module = _private_root_module()
         try:
-            module.enter(private_root[0], options["--keep"])
+            module.enter(private_root[0], options["--keep"], options["--hide"])
         except OSError as exc:
             print(f"{module.PRIVATE_ROOT_MESSAGE}: {exc.strerror or exc}", flush=True)
             return module.PRIVATE_ROOT_FAILED

@@ -20,7 +20,7 @@ import shlex
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -155,7 +155,8 @@ def parse_counts(output: str) -> dict[str, int]:
 def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
               env: dict[str, str] | None = None, isolation: str | None = None,
               baseline: Baseline | None = None, environment: Environment | None = None,
-              evidence: str | None = None, private: bool = False, only: list[str] | None = None) -> TestRun:
+              evidence: str | None = None, private: bool = False, hide: Sequence[str] = (),
+              only: list[str] | None = None) -> TestRun:
     """Run ``command`` (no shell) inside ``workspace`` and judge what happened.
 
     ``baseline`` is observe's run (results.observed): a later run passes only as results.judge
@@ -163,7 +164,8 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     the step, or checked by manifest after it; any change fails the run. ``evidence`` forces how
     the run is judged ("exit_code": without our plugin, as before issue #21; bench perf compares).
     ``private`` runs it in a private root (testrun/private_root.py) where this host has one; where it
-    has none the outcome says the run was not private. Every pytest run has its configuration and
+    has none the outcome says the run was not private; ``hide`` are folders it then finds empty.
+    Every pytest run has its configuration and
     rootdir pinned to ``workspace`` (testrun/pytest_config.py).
     ``only``: with our plugin, run just these test ids (files, folders): the rest is deselected.
 
@@ -196,7 +198,7 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
         try:
             step = start_step(argv, cwd=workspace, env=step_env, isolation=isolation,
                               read_only=environment.read_only if environment else (), private_root=keep,
-                              pass_fds=channel.pass_fds if channel is not None else ())
+                              hide=hide if keep is not None else (), pass_fds=channel.pass_fds if channel is not None else ())
             if channel is not None:
                 channel.started()
         except OSError as exc:
