@@ -26,7 +26,10 @@ to the agent, at any depth of the workspace:
 - installed environments (``.venv``, ``venv``, ``node_modules``, ``.tox``, ``.nox``, any
   ``site-packages``): editing pytest itself is editing the machinery;
 - every file the test command names that lives in the workspace (``bash run_tests.sh``,
-  ``python tests/run.py``, ``pytest -c ci/pytest.ini``): the command's own script.
+  ``python tests/run.py``, ``pytest -c ci/pytest.ini``): the command's own script;
+- every file that names in turn (a script's own scripts, ``python -m NAME``), and every module
+  pytest loads as a plugin (``-p NAME`` in the command or ``addopts``, ``pytest_plugins`` in a
+  ``conftest.py``, the project's ``pytest11`` entry points): workspace/machinery_refs.py.
 
 Names are compared case-insensitively (``TESTS/Test_x.py`` is ``tests/test_x.py`` on a
 case-insensitive disk). One rule, one place: the edit path (workspace.Workspace, which replay's
@@ -47,6 +50,7 @@ from pathlib import Path, PurePosixPath
 
 from astra_memory.errors import WorkspaceError
 from astra_memory.workspace import doctests
+from astra_memory.workspace.machinery_refs import machinery_files
 from astra_memory.workspace.confined import (
     is_git_name,
     open_dir,
@@ -218,6 +222,7 @@ class ProtectedPaths:
     testpaths: tuple[str, ...] = ()  # ... applied under its testpaths (everywhere when empty)
     config: str = ""  # the file both came from
     doctest_files: tuple[str, ...] = ()  # source files whose doctests ran at observe: their examples are tests
+    machinery: tuple[str, ...] = ()  # plugins and the files the command's scripts run (machinery_refs.py)
 
     @classmethod
     def of(cls, declared: Iterable[str] | None, *, workspace: str | Path | None = None,
@@ -230,8 +235,9 @@ class ProtectedPaths:
         root = config_root if config_root is not None else workspace
         files, paths, config = collection_config(root) if root is not None else ((), (), "")
         test_ids = tuple(test_ids)
+        machinery = machinery_files(root, test_command) if root is not None else ()
         return cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config,
-                   doctest_files_of_test_ids(test_ids))
+                   doctest_files_of_test_ids(test_ids), tuple(m for m in machinery if m not in scripts))
 
     def why(self, rel: str) -> str | None:
         """Why the workspace-relative path ``rel`` is protected, or None when the agent may edit it."""
@@ -260,6 +266,9 @@ class ProtectedPaths:
             return f"{rel} holds tests pytest collected when the session started"
         if rel in self.command_files:
             return f"{rel} is named by the test command, so it decides whether tests pass"
+        if folded in (m.casefold() for m in self.machinery):
+            return (f"{rel} is test machinery: a pytest plugin of the project, or a file the test command's "
+                    "scripts run")
         return None
 
     def why_changed(self, rel: str, before: str, after: str) -> str | None:
