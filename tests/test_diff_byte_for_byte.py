@@ -159,3 +159,21 @@ def test_a_multi_line_edit_of_a_crlf_file_is_written_in_crlf(agent, settings, tm
     fixed = (root / "app" / "numbers.py").read_bytes()
     assert b"    # the upper bound itself, not one above it\r\n" + FIXED.rstrip("\n").encode() + b"\r\n" in fixed
     assert b"\n" not in fixed.replace(b"\r\n", b"")  # no LF line end crept in
+
+
+def test_an_edit_may_not_bring_a_lone_carriage_return_into_a_file_without_one(tmp_path):
+    """Own outside round case 14: `x = 1\\rimport os` is one line to the diff a human approves (and a
+    terminal prints `import os` over `x = 1`), two to Python. Refused, unless the file already ends its
+    lines with a lone CR (an old Mac file, edited in its own style)."""
+    from astra_memory.errors import WorkspaceError
+    from astra_memory.workspace.files import Workspace
+
+    (tmp_path / "app.py").write_bytes(b"x = 1\n")
+    (tmp_path / "mac.py").write_bytes(b"x = 1\ry = 2\r")
+    workspace = Workspace(tmp_path)
+    with pytest.raises(WorkspaceError, match="carriage return"):
+        workspace.apply_edit("app.py", "x = 1\n", "x = 1\rimport os\n")
+    assert (tmp_path / "app.py").read_bytes() == b"x = 1\n"
+    workspace.apply_edit("app.py", "x = 1\n", "x = 2\r\n")  # CR LF is a line end, not a lone CR
+    workspace.apply_edit("mac.py", "y = 2\r", "y = 3\r")
+    assert (tmp_path / "mac.py").read_bytes() == b"x = 1\ry = 3\r"

@@ -86,3 +86,21 @@ def test_a_gzip_bomb_is_bounded_by_its_decompressed_size(settings, api_key):
     errors = [json.loads(line) for line in (Path(task["run_dir"]) / "transcript.jsonl").read_text().splitlines()
               if '"kind": "error"' in line]
     assert errors and "decompressed" in errors[0]["error"]
+
+
+def test_a_reply_with_huge_unparsable_arguments_or_names_is_bounded_before_it_is_logged(settings, api_key):
+    """Own outside round case 14: arguments that are not JSON (langchain keeps them as an invalid call,
+    raw) and a tool name of 300,000 characters were kept whole: in every later checkpoint and in the
+    transcript, which was written before the reply was bounded."""
+    huge_args, huge_name = "{" + "x" * 2_000_000, "read_file" + "y" * 300_000
+    script = [many_tool_calls([("read_file", huge_args), (huge_name, {"path": "app/settings.py"})])] + ALPHA
+    with OpenAIServer(script) as server:
+        final, task, _ = run_alpha(settings, server, "huge-fields", use_responses_api=False)
+    assert final["status"] == "fixed", final.get("reason")
+    transcript = Path(task["run_dir"]) / "transcript.jsonl"
+    assert transcript.stat().st_size < 300_000  # was over 2.3 MB
+    assert checkpoint_bytes(settings) < 2_000_000
+    first = next(m for m in final["messages"] if isinstance(m, AIMessage))
+    assert not first.tool_calls and len(first.invalid_tool_calls) == 2
+    assert all(len(json.dumps(c)) < 5_000 for c in first.invalid_tool_calls)
+    assert final["budget"]["tool_calls"] == 2 + len(ALPHA)

@@ -32,6 +32,7 @@ from astra_memory.costs.prices import Price, check_limit, input_token_bound, pri
 from astra_memory.crash import crash_point
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.models.transcript import Transcript, redact_secrets, wire_messages
+from astra_memory.models.untrusted import bound_reply
 from astra_memory.models.usage import reported_tokens
 from astra_memory.models.wire_settings import (
     chained,
@@ -332,5 +333,6 @@ def live_turn(name: str, context: Context, messages: list[BaseMessage], *, threa
         tokens_in, tokens_out = reported
         cost, note = price.cost(tokens_in, tokens_out), None
     ledger.settle(request_id, tokens_in, tokens_out, cost, note=note)
+    reply = bound_reply(reply, context.max_tool_calls_per_reply)  # before the transcript holds any of it
     transcript.response(request_id, reply, cost_usd=cost, usage=usage)
     return LiveReply(message=reply, request_id=request_id, cost_usd=cost, usage=usage)

@@ -20,6 +20,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, convert_to_openai_messages
 
 from astra_memory.redact import REDACTED, scrub, scrub_data
+from astra_memory.models.untrusted import DROPPED_KEY
 
 TRANSCRIPT_FILE = "transcript.jsonl"
 MIN_SECRET_LENGTH = 8  # shorter values (e.g. "ollama") are placeholders, and replacing them would mangle text
@@ -75,6 +76,7 @@ class Transcript:
                    tool_calls=[{"id": c.get("id"), "name": c["name"], "args": c["args"]} for c in reply.tool_calls],
                    invalid_tool_calls=[{"id": c.get("id"), "name": c.get("name"), "args": c.get("args"),
                                         "error": c.get("error")} for c in reply.invalid_tool_calls],
+                   tool_calls_dropped=metadata.get(DROPPED_KEY, 0),
                    usage=usage, cost_usd=cost_usd, response_id=metadata.get("id"),
                    model_name=metadata.get("model_name"), finish_reason=metadata.get("finish_reason"))
 

@@ -8,11 +8,13 @@ escapes: the secret shapes are shapes of raw text (a ``.netrc`` block, a ``Cooki
 JSON escaping hides from a later scrub of the message.
 
 Out of the model: model output is untrusted data: bound its size and its numbers before it enters
-state, logs or tools. ``bound_reply`` runs on every reply before it is checkpointed:
+state, logs or tools. ``bound_reply`` runs on every reply before it is logged (models/live.py, the transcript) or
+checkpointed (nodes/investigate.py):
 
-* a call whose arguments are larger than any tool could accept is turned into an invalid call
-  (answered with an error observation, never executed), so a hostile 50 MB payload is neither run
-  nor written into every later checkpoint of the thread;
+* a call whose arguments are larger than any tool could accept, or whose name or id is longer than
+  any of ours, is turned into an invalid call (answered with an error observation, never
+  executed), so a hostile 50 MB payload is neither run nor written into every later checkpoint of
+  the thread; the server's own invalid calls (arguments that are not JSON) are bounded the same way;
 * at most ``max_calls`` tool calls of one reply are kept (the first is run, the rest refused, as
   the prompt says: one call per turn); the others are dropped, and their number is kept in the
   reply's ``response_metadata`` so that ``calls_in_reply`` counts every call the server sent
@@ -33,6 +35,8 @@ from astra_memory.workspace.files import MAX_WRITE_BYTES
 
 MAX_ARGS_CHARS = MAX_WRITE_BYTES + 20_000  # the largest edit a tool accepts, plus its other fields
 MAX_CONTENT_CHARS = 200_000
+MAX_NAME_CHARS = 200  # a tool's name or a call's id: ours are short, and each is sent back to the server
+MAX_ERROR_CHARS = 2_000
 MAX_CONTENT_BLOCKS = 64  # text, reasoning and the kept calls' blocks of one reply
 PREVIEW_CHARS = 200
 DROPPED_KEY = "astra_tool_calls_dropped"  # response_metadata: calls of the reply beyond the bound
@@ -84,9 +88,36 @@ def calls_in_reply(reply: AIMessage | None) -> int:
     return len(reply.tool_calls) + len(reply.invalid_tool_calls or []) + dropped
 
 
-def _demoted(call: dict, size: int) -> dict:
-    return {"name": call["name"], "args": f"<{size} characters, not kept>", "id": call.get("id"),
-            "error": f"arguments are {size} characters; the limit is {MAX_ARGS_CHARS}", "type": "invalid_tool_call"}
+def _short(value: Any) -> Any:
+    return cut(value, MAX_NAME_CHARS) if isinstance(value, str) else value
+
+
+def _demoted(call: dict, size: int, why: str = "") -> dict:
+    return {"name": _short(call.get("name")), "args": f"<{size} characters, not kept>", "id": _short(call.get("id")),
+            "error": why or f"arguments are {size} characters; the limit is {MAX_ARGS_CHARS}",
+            "type": "invalid_tool_call"}
+
+
+def _bounded_invalid(call: dict) -> dict:
+    """An invalid call from the server (arguments that are not JSON) with every field bounded."""
+    args = call.get("args")
+    size = len(args) if isinstance(args, str) else len(_dumps(args))
+    error = call.get("error")
+    return {**call, "name": _short(call.get("name")), "id": _short(call.get("id")),
+            "args": args if size <= MAX_ARGS_CHARS else f"<{size} characters, not kept>",
+            "error": cut(error, MAX_ERROR_CHARS) if isinstance(error, str) else error}
+
+
+def _oversized(call: dict) -> tuple[int, str]:
+    """(size of its arguments, why it cannot be run) for a valid call; why is "" when it can."""
+    size = len(json.dumps(call.get("args"), default=str))
+    if size > MAX_ARGS_CHARS:
+        return size, f"arguments are {size} characters; the limit is {MAX_ARGS_CHARS}"
+    for field in ("name", "id"):
+        value = call.get(field)
+        if isinstance(value, str) and len(value) > MAX_NAME_CHARS:
+            return size, f"its {field} is {len(value)} characters; the limit is {MAX_NAME_CHARS}"
+    return size, ""
 
 
 CALL_BLOCKS = ("function_call", "tool_call")  # a Responses reply lists its calls in its content too
@@ -122,15 +153,16 @@ def bound_reply(reply: AIMessage, max_calls: int) -> AIMessage:
     received = len(valid) + len(invalid)
     kept: list[dict] = []
     for call in valid[:max_calls]:
-        size = len(json.dumps(call.get("args"), default=str))
-        if size > MAX_ARGS_CHARS:
-            invalid.insert(0, _demoted(call, size))
+        size, why = _oversized(call)
+        if why:
+            invalid.insert(0, _demoted(call, size, why))
         else:
             kept.append(call)
-    demoted = invalid[:max(0, min(max_calls, received) - len(kept))]
+    demoted = [_bounded_invalid(c) for c in invalid[:max(0, min(max_calls, received) - len(kept))]]
     dropped = received - len(kept) - len(demoted)
     content = _bounded_content(reply.content, {c.get("id") for c in [*kept, *demoted]})
-    if len(kept) == len(reply.tool_calls) and not dropped and content == reply.content:
+    unchanged = demoted == list(reply.invalid_tool_calls or [])
+    if len(kept) == len(reply.tool_calls) and unchanged and not dropped and content == reply.content:
         return reply
     update: dict[str, Any] = {"tool_calls": kept, "invalid_tool_calls": demoted, "content": content}
     if dropped:  # never chained on (its id is set aside): the server would want an answer to every call

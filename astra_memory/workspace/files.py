@@ -32,7 +32,7 @@ from astra_memory.workspace.confined import (
     split_path,
     write_own_file,
 )
-from astra_memory.workspace.line_ends import in_file_style, unified_diff
+from astra_memory.workspace.line_ends import has_lone_cr, in_file_style, unified_diff
 from astra_memory.workspace.protected import ProtectedPaths
 
 MAX_READ_CHARS = 100_000
@@ -292,6 +292,10 @@ class Workspace:
         if not old_text:
             raise WorkspaceError("old_text must not be empty")
         old_text, new_text = in_file_style(current, old_text, new_text)  # CRLF stays CRLF, a BOM stays
+        if has_lone_cr(new_text) and not has_lone_cr(current):
+            raise WorkspaceError(f"new_text has a carriage return (\\r) with no line feed after it, and {rel} has "
+                                 "none: Python reads it as a line break that a diff does not show; end lines "
+                                 "with \\n")
         count = current.count(old_text)
         if count != 1:
             where = "not found" if count == 0 else f"found {count} times"

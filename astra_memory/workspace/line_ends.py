@@ -9,6 +9,8 @@ Three things need care, and each is done here, once:
 - ``unified_diff``: a last line without a newline is followed by ``\\ No newline at end of file``
   (as ``diff`` and ``git`` write it; unidiff reads it back, diffs.hunk_edits honours it). Without
   it ``difflib`` glues that line to the next one of the diff.
+- ``has_lone_cr``: an edit may not bring a carriage return without a line feed into a file that
+  has none (workspace/files.py refuses it): it would hide code from the diff a human approves.
 - ``in_file_style``: the model's text (JSON: its line breaks are ``\\n``) written into a file
   whose every line ends in CRLF gets CRLF line ends; a BOM the model copied from the first line
   of ``old_text`` is kept at the file's start. A file of mixed line ends (some CRLF, some LF) is
@@ -23,6 +25,7 @@ import re
 BOM = "\ufeff"
 NO_NEWLINE = "\\ No newline at end of file\n"
 _LONE_LF = re.compile(r"(?<!\r)\n")
+_LONE_CR = re.compile(r"\r(?!\n)")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 
 
@@ -34,6 +37,13 @@ def split_lines(text: str) -> list[str]:
 def crlf_only(text: str) -> bool:
     """Every line end of ``text`` is CRLF (and it has at least one)."""
     return "\r\n" in text and _LONE_LF.search(text) is None
+
+
+def has_lone_cr(text: str) -> bool:
+    """``text`` holds a carriage return that no line feed follows: Python reads it as a line break,
+    while a diff (split at ``\n``) and a terminal (which returns to the line's start and prints over
+    it) do not show one, so code after it can hide in a line that looks harmless."""
+    return _LONE_CR.search(text) is not None
 
 
 def in_file_style(current: str, old_text: str, new_text: str) -> tuple[str, str]:
