@@ -383,3 +383,20 @@ def test_a_fix_that_stops_passing_tests_from_running_is_not_a_pass(tmp_path):
     # the others out on purpose: judged on the selected test alone
     selected = run_tests(root, PYTEST, baseline=baseline, only=["tests/test_calc.py::test_double[3-7]"])
     assert selected.passed and selected.tests == {"tests/test_calc.py::test_double[3-7]": "passed"}, selected.outcome
+
+
+def test_the_exit_code_rule_and_the_nothing_failed_rule_have_one_reader_each():
+    """Issue 34 item 2: stores/trust.py recognises an exit-code-only outcome by results.py's own words, and
+    observe's "nothing to fix" is results.nothing_failed, not a copy."""
+    from astra_memory.testrun.results import judged_by_exit_code_only, nothing_failed
+
+    exit_only = judge(command="make test", exit_code=0, ending="exited", results=None, baseline=None,
+                      printed={}, problems=[])
+    assert exit_only.passed and judged_by_exit_code_only(exit_only.outcome)
+    assert not judged_by_exit_code_only("1 of 1 failing tests now pass; 2 passed, 0 failed")
+    tests = {ADD: "passed", MUL: "skipped"}
+    assert nothing_failed(evidence="pytest", complete=True, tests=tests, exit_code=0)
+    assert not nothing_failed(evidence="pytest", complete=True, tests={**tests, MUL: "error"}, exit_code=0)
+    assert not nothing_failed(evidence="pytest", complete=False, tests=tests, exit_code=0)
+    assert not nothing_failed(evidence="exit_code", complete=True, tests=tests, exit_code=0)
+    assert not nothing_failed(evidence="pytest", complete=True, tests=tests, exit_code=1)

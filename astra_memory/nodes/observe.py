@@ -26,7 +26,7 @@ from astra_memory.testrun.environment import (
     missing_workspace,
 )
 from astra_memory.testrun.manifest import record_environment
-from astra_memory.testrun.results import FAILING
+from astra_memory.testrun.results import FAILING, nothing_failed
 from astra_memory.testrun.run import MAX_OUTPUT_BYTES, run_tests, test_environment
 from astra_memory.testrun.second_collection import failing_slots, unstable_functions
 from astra_memory.testrun.symptoms import parse_failure
@@ -89,7 +89,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
             f"against it: {run.outcome}"))
     elif (unrunnable := cannot_run(run, task["workspace"], environment.interpreter)) is not None:
         update.update(status="cannot_run", reason=unrunnable.reason())
-    elif run.evidence == "pytest" and run.results_complete and not failing and run.exit_code == 0:
+    elif nothing_failed(evidence=run.evidence, complete=run.results_complete, tests=run.tests,
+                        exit_code=run.exit_code):
         update.update(status="nothing_to_fix", reason=f"no test fails: {run.outcome}")
     else:
         update["failure"] = parse_failure(record["output"]).to_dict()

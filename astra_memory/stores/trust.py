@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from astra_memory.stores.record import FixRecord
+from astra_memory.testrun.results import judged_by_exit_code_only
 
-PROJECTS_TO_TRAVEL = 2
-EXIT_CODE_ONLY = "(exit code only"  # in an outcome judged by exit code alone (testrun/results.py)  # confirmed in this many projects here: replayed into another one unasked
+PROJECTS_TO_TRAVEL = 2  # confirmed in this many projects here: replayed into another one unasked
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def replay_trust(record: FixRecord, *, project_id: str, runner_checks: list[str]
     elif record.project_id != project_id:
         note = (f"a fix from another project ({record.project or 'unnamed'}), confirmed here in "
                 f"{len(projects)} project(s): {_projects(record)}")
-    if EXIT_CODE_ONLY in record.outcome:
+    if judged_by_exit_code_only(record.outcome):
         reasons.append("its confirmation was judged by the test command's exit code alone (not pytest's per-test "
                        "results): weaker evidence")
     for check in runner_checks:

@@ -67,6 +67,7 @@ import shlex
 import shutil
 import tempfile
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,7 @@ _PLUGIN_SOURCE = Path(__file__).with_name("pytest_plugin.py").read_text(encoding
 _PYTEST_PROGRAM = re.compile(r"^(pytest|py\.test)(-?\d+(\.\d+)*)?(\.exe)?$")
 PASSING = ("passed",)
 FAILING = ("failed", "error")
+EXIT_CODE_ONLY = "(exit code only"  # how an outcome judged by the exit code alone says so (judge)
 COUNT_KEYS = ("passed", "failed", "errors", "skipped", "xfailed", "xpassed", "deselected")
 MAX_IDS_SHOWN = 3
 
@@ -395,13 +397,24 @@ def _now_passes(node: str, tests: dict[str, str]) -> str:
     return tests[max(parents, key=len)] if parents else "not run"
 
 
+def judged_by_exit_code_only(outcome: str) -> bool:
+    """Whether an outcome string (a run's, a stored fix's) was judged by the exit code alone."""
+    return EXIT_CODE_ONLY in outcome
+
+
+def nothing_failed(*, evidence: str, complete: bool, tests: Mapping[str, str], exit_code: int | None) -> bool:
+    """A run in which no test failed: pytest's complete per-test results, none failing, exit code 0
+    (observe's "nothing to fix" for a run that is no pass for another reason)."""
+    return evidence == "pytest" and complete and exit_code == 0 and not any(o in FAILING for o in tests.values())
+
+
 def judge(*, command: str, exit_code: int, ending: str, results: Results | None, baseline: Baseline | None,
           printed: dict[str, int], problems: list[str]) -> Verdict:
     """Whether a run passed, and its outcome string. ``results`` is None for exit-code evidence;
     ``printed`` is pytest's summary line as parsed from the output; ``problems`` are findings from
     outside the results (timeout, output bound, environment changes)."""
     if results is None:
-        head = (f"exit code {exit_code} from `{command}` (exit code only: not a pytest run, no per-test results"
+        head = (f"exit code {exit_code} from `{command}` {EXIT_CODE_ONLY}: not a pytest run, no per-test results"
                 + (f"; it printed {counts_text(printed)}" if printed else "") + ")")
         findings = list(problems) or ([f"exit code {exit_code}"] if exit_code != 0 else [])
         return Verdict(not findings, head + (f"; not a pass: {'; '.join(problems)}" if problems else ""),
