@@ -1,6 +1,6 @@
 """The first process of a test step: runs the test command, and kills everything it started.
 
-Run by testrun.py as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... [--private-root
+Run by testrun/isolation.py (start_step) as ``python -I -S reaper.py CONTROL_FD [--read-only PATH]... [--private-root
 FOLDER [--keep PATH]... [--hide PATH]...] [--private-proc] -- COMMAND...`` (``--private-proc``: a ``/proc`` of the
 step's own PID namespace, testrun/private_root.py)
 (standard library only, isolated from the workspace's PYTHONPATH). Inside its own mount namespace

@@ -3,7 +3,7 @@
 The project's tests are not ours. They run with the workspace as working directory, with an
 environment that holds none of our secrets, their output read through a pipe and bounded in size,
 and every process they start killed when the step ends, times out, passes the output bound, or
-when the agent dies (step_isolation.py).
+when the agent dies (testrun/isolation.py).
 
 Whether a run passed is decided from pytest's own per-test results, against what observe saw
 (results.py), never from the exit code alone; and the environment the tests import from is held to
@@ -170,7 +170,7 @@ def run_tests(workspace: str | Path, command: str, *, timeout_s: float = DEFAULT
     ``only``: with our plugin, run just these test ids (files, folders): the rest is deselected.
 
     Every process the command starts ends with this call: at its end, at the timeout, once its
-    output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see step_isolation.py).
+    output passes ``MAX_OUTPUT_BYTES``, and when this process dies (see testrun/isolation.py).
     """
     workspace = Path(workspace).resolve()
     argv = shlex.split(command)

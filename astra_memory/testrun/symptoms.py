@@ -484,7 +484,7 @@ def symptom_query(failure: Failure) -> str:
         FailureItem(error_type=failure.error_type, message=failure.message, code=failure.failing_code)]
     heads: list[str] = []
     values: list[str] = []
-    differences: list[str] = []  # how compared values differ, in general words (difference.py)
+    differences: list[str] = []  # how compared values differ, in general words (testrun/mismatch.py)
     causes: list[str] = []  # a chained exception's earlier ones: often the more telling
     for item in items:
         head = _head(item.error_type or failure.error_type, own_message(item))
