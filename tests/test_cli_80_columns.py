@@ -81,8 +81,35 @@ def test_demo_evidence_at_80_columns_keeps_every_value_whole(monkeypatch):
     assert "ASTRA_HOME=" in text  # where the demo's memory is, and how to use it
 
 
-def test_a_switch_shows_no_type_in_help():
-    """Issue 36 item 10: every flag showed `<bool>` (typer's own --help still does)."""
-    for command in (("run",), ("resume",), ("memory", "list"), ("prices",)):
-        shown = run_cli(*command, "--help", env=narrow()).stdout
-        assert [line for line in shown.splitlines() if "<bool>" in line and "--help" not in line] == [], command
+def _every_command(group, path=()) -> list[tuple[str, ...]]:
+    found = [path]
+    for name, sub in getattr(group, "commands", {}).items():
+        found += _every_command(sub, (*path, name))
+    return found
+
+
+def test_no_help_shows_a_python_type_or_breaks_a_sentence_of_its_own():
+    """Issue 36 item 10: every flag showed `<bool>`, `--help` too, a text `<str>`; `cost --help` and
+    `prices --help` broke lines where the docstring did, mid-sentence at 80 columns (cli/help_text.py).
+    Every command's help, rendered at 80 columns in-process."""
+    import typer
+
+    commands = _every_command(typer.main.get_command(app))
+    assert len(commands) > 20
+    runner = CliRunner()
+    for command in commands:
+        shown = runner.invoke(app, [*command, "--help"], env=narrow(), terminal_width=80).stdout
+        assert "Usage:" in shown, command
+        typed = [line for line in shown.splitlines() if re.search(r"│ +-.*<(bool|str|path|int|float)>", line)]
+        assert typed == [], command  # an option's line (an argument's column names its kind, as typer does)
+    cost = runner.invoke(app, ["cost", "--help"], env=narrow(), terminal_width=80).stdout
+    assert "at its reserved worst case" in " ".join(cost.split())
+    assert not re.search(r"at its reserved\s*\n\s*worst case\s*\n", cost)  # the docstring's own break
+
+
+def test_reflowed_joins_a_paragraph_and_keeps_lists():
+    from astra_memory.cli.help_text import reflowed
+
+    assert reflowed("First line.\n\n  Spend counts a\n  request at its\n  worst case.") == (
+        "First line.\n\nSpend counts a request at its worst case.")
+    assert reflowed("Steps:\n- one\n- two\n  indented") == "Steps:\n- one\n- two\n  indented"

@@ -29,6 +29,7 @@ from astra_memory.cli.common import (
     lit,
     print_records,
 )
+from astra_memory.cli.help_text import HelpGroup
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
 from astra_memory.cli.progress import SessionProgress
@@ -40,7 +41,7 @@ from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
 
 app = typer.Typer(help="A coding agent that remembers every bug fix it confirmed.", no_args_is_help=True,
-                  pretty_exceptions_enable=False)
+                  pretty_exceptions_enable=False, cls=HelpGroup)
 app.add_typer(memory_app, name="memory")
 app.add_typer(bench_app, name="bench")
 
