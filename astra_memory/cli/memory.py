@@ -261,9 +261,12 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
     except AstraError as exc:
         _fail(str(exc))
     if as_json:
-        return _print_json({"imported": report.records, "attempts": report.attempts})
-    console.print(f"imported {report.records} record(s) and {report.attempts} failed attempt(s) from {path}",
-                  markup=False, highlight=False)
+        return _print_json({"imported": report.records, "new": report.records - report.merged_with_existing,
+                            "already_there": report.merged_with_existing, "attempts": report.attempts})
+    there = report.merged_with_existing
+    new = f"imported {report.records - there} new record(s)" + (
+        f", {there} already there (their confirmations merged)" if there else "")
+    console.print(f"{new} and {report.attempts} failed attempt(s) from {path}", markup=False, highlight=False)
 
 
 @memory_app.command("smoke")
