@@ -55,18 +55,6 @@ def _record_row(record) -> list[str]:
             record.fix_description, record.timestamp.isoformat()[:19]]
 
 
-def _with_ids(text: str, hits) -> str:
-    """format_hits' text with each match's memory id on its header line (``[match N] score=...``),
-    so the id `memory show` needs is printed without --json. Stored text sits in quoted one-line
-    strings after a label, so a line starting ``[match N] `` is always the header."""
-    lines, number = text.split("\n"), 0
-    for index, line in enumerate(lines):
-        if number < len(hits) and line.startswith(f"[match {number + 1}] "):
-            lines[index] = f"{line} memory_id={hits[number].record.memory_id}"
-            number += 1
-    return "\n".join(lines)
-
-
 DAMAGED_SHOWN = 10  # damaged rows named one a line; the rest counted
 
 
@@ -93,7 +81,7 @@ def memory_search(ctx: typer.Context, query: str,
                   as_json: JsonOpt = False) -> None:
     """Search confirmed fixes by symptom."""
     from astra_memory.backends.memory_only import open_memory
-    from astra_memory.stores.format import format_hits
+    from astra_memory.stores.format import format_hits_for_people
 
     from astra_memory.workspace.identity import project_identity
 
@@ -108,7 +96,7 @@ def memory_search(ctx: typer.Context, query: str,
     _damaged_note(memory.damaged)
     if as_json:
         return _print_json([h.to_dict() for h in hits])
-    console.print(_with_ids(format_hits(hits), hits), markup=False, highlight=False)
+    console.print(format_hits_for_people(hits), markup=False, highlight=False)
 
 
 @memory_app.command("list")

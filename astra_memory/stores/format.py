@@ -29,31 +29,53 @@ def _evidence(r) -> str:
     return text
 
 
+def _fields(r, files: list[str], show) -> list[tuple[str, str]]:
+    """A record's fields as (label, text), each value through ``show`` (quoting for the model)."""
+    fields = [("fix", show(r.fix_description, 2_000)), ("error_type", show(r.error_type, 200)),
+              ("files", show(files, 300)), ("outcome", show(r.outcome, 500)),
+              ("confirmed", f"{r.timestamp.isoformat()} (first); {_evidence(r)}"), ("session", show(r.session_id, 200))]
+    if r.status == "superseded":
+        fields.append(("superseded by", f"{r.superseded_by} (a later fix of the same lines)"))
+    if r.replay_refusal:  # never applied by replay; the model may still read it as a hint
+        fields.append(("replayable", f"no, {show(r.replay_refusal, 500)}"))
+    return fields
+
+
+def _files(r) -> list[str]:
+    return r.file_paths[:MAX_FILES_SHOWN] + ([f"... {len(r.file_paths) - MAX_FILES_SHOWN} more"]
+                                             if len(r.file_paths) > MAX_FILES_SHOWN else [])
+
+
 def format_hits(hits: list[MemoryHit], *, notes: dict[str, str] | None = None) -> str:
-    """The hits as quoted data; ``notes`` adds a line per record id (e.g. a staleness flag)."""
+    """The hits as quoted data for the model; ``notes`` adds a line per record id (e.g. a staleness flag)."""
     if not hits:
         return NO_RESULTS
     lines = [HEADER]
     for number, hit in enumerate(hits, start=1):
         r = hit.record
-        files = r.file_paths[:MAX_FILES_SHOWN] + ([f"... {len(r.file_paths) - MAX_FILES_SHOWN} more"]
-                                                   if len(r.file_paths) > MAX_FILES_SHOWN else [])
-        lines += [
-            f"[match {number}] score={hit.score:.4f}",
-            f"  fix: {quoted(r.fix_description, 2_000)}",
-            f"  error_type: {quoted(r.error_type, 200)}",
-            f"  files: {quoted(files, 300)}",
-            f"  outcome: {quoted(r.outcome, 500)}",
-            f"  confirmed: {r.timestamp.isoformat()} (first); {_evidence(r)}",
-            f"  session: {quoted(r.session_id, 200)}",
-        ]
-        if r.status == "superseded":
-            lines.append(f"  superseded by: {r.superseded_by} (a later fix of the same lines)")
-        if r.replay_refusal:  # never applied by replay; the model may still read it as a hint
-            lines.append(f"  replayable: no, {quoted(r.replay_refusal, 500)}")
+        lines.append(f"[match {number}] score={hit.score:.4f}")
+        lines += [f"  {label}: {text}" for label, text in _fields(r, _files(r), quoted)]
         if notes and r.memory_id in notes:
             # Our own words around a path from a diff: escaped to one line, not quoted as a whole.
             lines.append(f"  {quoted(cut(notes[r.memory_id], NOTE_CHARS))[1:-1]}")
+    return "\n".join(lines)
+
+
+def _plain(value, limit: int) -> str:
+    return cut(", ".join(value) if isinstance(value, list) else str(value), limit)
+
+
+def format_hits_for_people(hits: list[MemoryHit]) -> str:
+    """The hits for a person at a terminal (``memory search``): the same fields as the model's view,
+    as plain text, without the model's preamble; each match's memory id on its first line. The
+    terminal makes every control character visible (cli/terminal.py)."""
+    if not hits:
+        return NO_RESULTS
+    lines = []
+    for number, hit in enumerate(hits, start=1):
+        r = hit.record
+        lines.append(f"{number}. score {hit.score:.4f}  memory_id={r.memory_id}")
+        lines += [f"   {label}: {text}" for label, text in _fields(r, _files(r), _plain)]
     return "\n".join(lines)
 
 
