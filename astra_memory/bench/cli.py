@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from astra_memory.cli.terminal import SafeConsole
 from rich.table import Table
 
 from astra_memory.bench.extra import require_bench_extra
 from astra_memory.cli.common import print_table
+from astra_memory.cli.terminal import SafeConsole
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 

@@ -31,8 +31,8 @@ from astra_memory.cli.common import (
 )
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
-from astra_memory.cli.progress import SessionProgress
 from astra_memory.cli.prices import prices
+from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.session.hints import resume_command

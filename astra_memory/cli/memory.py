@@ -94,7 +94,6 @@ def memory_search(ctx: typer.Context, query: str,
     """Search confirmed fixes by symptom."""
     from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.format import format_hits
-
     from astra_memory.workspace.identity import project_identity
 
     if project is not None and not project.is_dir():
