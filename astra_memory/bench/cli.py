@@ -313,7 +313,8 @@ def _sizes(raw: str) -> list[int]:
     try:
         sizes = [int(x.replace("_", "").replace("k", "000")) for x in raw.split(",") if x.strip()]
     except ValueError:
-        raise typer.BadParameter(f"--sizes must be comma-separated record counts, e.g. 1000,10000 (got {raw!r})")
+        raise typer.BadParameter(
+            f"--sizes must be comma-separated record counts, e.g. 1000,10000 (got {raw!r})") from None
     if not sizes or any(s < 10 for s in sizes):
         raise typer.BadParameter("every size must be at least 10 records")
     return sizes

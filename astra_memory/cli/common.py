@@ -90,7 +90,7 @@ def print_records(headers: list[str], rows: list[list[str]], *, title: str | Non
         out.print(f"[bold]{lit(title)}[/bold]", highlight=False)
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
-        for header, cell in zip(headers[1:], row[1:]):
+        for header, cell in zip(headers[1:], row[1:], strict=True):
             out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
 
@@ -100,7 +100,7 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
     line, then ``header: value`` lines). Nothing is ever cut with an ellipsis."""
     out = target or console
     headers = [str(column.header) for column in table.columns]
-    rows = [[str(cell) for cell in cells] for cells in zip(*(column.cells for column in table.columns))]
+    rows = [[str(cell) for cell in cells] for cells in zip(*(column.cells for column in table.columns), strict=True)]
 
     def need(index: int, texts: list[str]) -> int:
         pieces = [line for text in texts for line in text.splitlines()] if index in whole else \
@@ -117,7 +117,7 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
         out.print(f"[bold]{lit(table.title)}[/bold]", highlight=False)
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
-        for header, cell in zip(headers[1:], row[1:]):
+        for header, cell in zip(headers[1:], row[1:], strict=True):
             if cell:
                 out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
