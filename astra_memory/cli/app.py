@@ -21,12 +21,12 @@ from astra_memory.cli.common import (
     EXIT_USAGE,
     Given,
     JsonOpt,
-    _fail,
-    _print_json,
     _settings,
     console,
     err,
+    fail,
     lit,
+    print_json,
     print_records,
 )
 from astra_memory.cli.memory import memory_app
@@ -53,7 +53,7 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
     try:
         load_dotenv()  # our .env (never the working folder's), below the environment (settings.py)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
@@ -146,7 +146,7 @@ def run(
         try:  # before anything heavy is imported or loaded: a typo is answered at once, with the closest names
             check_scenario_name(scenario)
         except AstraError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     from astra_memory.cli.approval import approval_default, ask_on_terminal, interactive
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
@@ -164,9 +164,9 @@ def run(
 
     settings, model = _settings(ctx), None
     if (scenario is None) == (workspace is None):
-        _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
+        fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
-        _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
+        fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
     try:
         tid = check_thread_id(thread_id) if thread_id is not None else new_thread_id(scenario or "session")
         context = replace(Context(), **(given or {}))
@@ -190,9 +190,9 @@ def run(
                                   on_start=progress.started)
             waiting = pending_approval(agent, tid)
     except SessionError as exc:  # a bug of ours stopped it (status error): one line, resumable
-        _fail(str(exc), EXIT_FAILED)
+        fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except KeyboardInterrupt:
         _interrupted(tid, settings, model)
     _finish(summarize(final), waiting, as_json)
@@ -204,7 +204,7 @@ def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) ->
         summary = {**summary, "status": "waiting_for_approval",
                    "reason": f"an edit to {waiting['path']} waits for your answer; "
                              f"run `{resume_command(summary['thread_id'], summary.get('model'))}` to answer it"}
-    _print_json({**summary, **extra}) if as_json else _print_summary(summary)
+    print_json({**summary, **extra}) if as_json else _print_summary(summary)
     raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
 
@@ -273,9 +273,9 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
                                         on_start=progress.started)
             waiting = pending_approval(agent, thread_id)
     except SessionError as exc:  # a bug of ours stopped it again (status error): one line, resumable
-        _fail(str(exc), EXIT_FAILED)
+        fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except KeyboardInterrupt:
         _interrupted(thread_id, _settings(ctx), model)
     summary = summarize(final)
@@ -295,7 +295,7 @@ def cancel(ctx: typer.Context, thread_id: str) -> None:
             cancel_session(agent, thread_id)
             model = thread_model(agent, thread_id)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     err.print(f"session {thread_id} cancelled; `{resume_command(thread_id, model, '--uncancel')}` continues it",
               markup=False, highlight=False)
 
@@ -312,9 +312,9 @@ def undo(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False) -> None:
         with open_agent(_settings(ctx)) as agent:
             done = undo_session(agent, thread_id)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        _print_json(done)
+        print_json(done)
         return
     if not done["restored"] and not done["already"]:
         err.print(f"session {thread_id} edited nothing; nothing to undo", markup=False, highlight=False)
@@ -333,9 +333,9 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         with open_reader(_settings(ctx)) as agent:
             rows = list_threads(agent)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        return _print_json(rows)
+        return print_json(rows)
     if not rows:
         return console.print("no sessions yet")
     print_records(["thread", "status", "last node", "next", "project", "updated"],
@@ -358,7 +358,7 @@ def graph(
     try:
         changed = update_readme(readme)
     except (OSError, ValueError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     err.print(f"{readme}: graph block {'updated' if changed else 'already current'}", markup=False)
 
 
@@ -369,7 +369,7 @@ def scenarios(as_json: JsonOpt = False) -> None:
 
     items = list_scenarios()
     if as_json:
-        return _print_json([{"name": s.name, "family": s.family, "project": s.project, "title": s.title}
+        return print_json([{"name": s.name, "family": s.family, "project": s.project, "title": s.title}
                             for s in items])
     print_records(["name", "family", "project", "title"], [[s.name, s.family, s.project, s.title] for s in items])
 
@@ -386,7 +386,7 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
 
     settings = _settings(ctx)
     if (given or {}).get("approve_edits"):
-        _fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
+        fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
     context = replace(Context(), **(given or {}))
     model = context.model or "scripted"
     context = replace(context, model=model, approve_edits=False)
@@ -407,9 +407,9 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
             evidence = run_demo(settings, model=model, context=replace(context, ledger=ledger) if ledger else None,
                                 on_session=on_session, on_update=progress, on_start=progress.started)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        _print_json(evidence)
+        print_json(evidence)
     else:
         rows = []
         for s in evidence["sessions"]:
@@ -459,12 +459,12 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
             sessions, total, requests = [], {"requests": 0, "open_reservations": 0, "failed": 0, "input_tokens": 0,
                                              "output_tokens": 0, "spent_usd": 0.0}, [] if thread else None
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         data = {"ledger": str(path), "sessions": sessions, "total": total, "total_limit_usd": limit}
         if requests is not None:
             data["requests"] = requests
-        return _print_json(data)
+        return print_json(data)
     if not sessions:
         console.print(f"no live model requests yet (ledger {path})", markup=False, highlight=False)
     else:

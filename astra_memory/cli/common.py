@@ -53,7 +53,8 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.")]
 
 
-def _fail(message: str, code: int = EXIT_USAGE) -> None:
+def fail(message: str, code: int = EXIT_USAGE) -> None:
+    """End the command: ``error: <message>`` on stderr, then exit ``code`` (default 2, a usage error)."""
     err.print("[red]error:[/red] ", end="")
     err.print(scrub(message), markup=False, highlight=False)  # may hold [brackets]: not markup; a URL's key: scrubbed
     raise typer.Exit(code)
@@ -122,5 +123,6 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
                 out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
 
-def _print_json(data: Any) -> None:
+def print_json(data: Any) -> None:
+    """``--json`` output: one indented JSON document on stdout (what JSON cannot hold, as ``str``)."""
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
