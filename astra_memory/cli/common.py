@@ -54,7 +54,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSO
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> None:
-    """End the command: ``error: <message>`` on stderr, then exit ``code`` (default 2, a usage error)."""
+    """End the command: ``error: <message>`` on stderr, then exit ``code`` (default 2, a usage error).
+    Every command's error goes through here, the bench's (bench/cli.py) too."""
     err.print("[red]error:[/red] ", end="")
     err.print(scrub(message), markup=False, highlight=False)  # may hold [brackets]: not markup; a URL's key: scrubbed
     raise typer.Exit(code)
