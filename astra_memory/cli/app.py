@@ -21,13 +21,13 @@ from astra_memory.cli.common import (
     EXIT_USAGE,
     Given,
     JsonOpt,
-    _settings,
     console,
     err,
     fail,
     lit,
     print_json,
     print_records,
+    settings_of,
 )
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
@@ -49,7 +49,7 @@ app.add_typer(bench_app, name="bench")
 def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.Option(
         "--database-url", metavar="URL", help="One PostgreSQL database for checkpoints, memory and cost ledger "
         "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
-    ctx.obj = Given(database_url=database_url or None)  # the commands read it with _settings(ctx)
+    ctx.obj = Given(database_url=database_url or None)  # the commands read it with settings_of(ctx)
     try:
         load_dotenv()  # our .env (never the working folder's), below the environment (settings.py)
     except AstraError as exc:
@@ -162,7 +162,7 @@ def run(
         workspace_task,
     )
 
-    settings, model = _settings(ctx), None
+    settings, model = settings_of(ctx), None
     if (scenario is None) == (workspace is None):
         fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
@@ -261,7 +261,7 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     model = None  # the session's, once read: the hint after a Ctrl-C names what resuming it needs
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings(ctx)) as agent:
+        with open_agent(settings_of(ctx)) as agent:
             context = resumed_context(agent, thread_id, given)
             model = context.model
             snapshot = thread_state(agent, thread_id)
@@ -277,7 +277,7 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     except AstraError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(thread_id, _settings(ctx), model)
+        _interrupted(thread_id, settings_of(ctx), model)
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
@@ -291,7 +291,7 @@ def cancel(ctx: typer.Context, thread_id: str) -> None:
 
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings(ctx)) as agent:
+        with open_agent(settings_of(ctx)) as agent:
             cancel_session(agent, thread_id)
             model = thread_model(agent, thread_id)
     except AstraError as exc:
@@ -309,7 +309,7 @@ def undo(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False) -> None:
 
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings(ctx)) as agent:
+        with open_agent(settings_of(ctx)) as agent:
             done = undo_session(agent, thread_id)
     except AstraError as exc:
         fail(str(exc))
@@ -330,7 +330,7 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from astra_memory.session.run import list_threads, open_reader
 
     try:
-        with open_reader(_settings(ctx)) as agent:
+        with open_reader(settings_of(ctx)) as agent:
             rows = list_threads(agent)
     except AstraError as exc:
         fail(str(exc))
@@ -384,7 +384,7 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
     from astra_memory.models.live import is_live
     from astra_memory.session.demo import demo_memory_note, run_demo
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     if (given or {}).get("approve_edits"):
         fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
     context = replace(Context(), **(given or {}))
@@ -444,7 +444,7 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
     from astra_memory.db.postgres import redact_url
     from astra_memory.models.live import total_limit
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
     try:
         if thread is not None:

@@ -27,22 +27,22 @@ class Given:
     namespace: str | None = None
 
 
-def _given(ctx: typer.Context) -> Given:
+def given_of(ctx: typer.Context) -> Given:
     """What the command line gave (nothing, for an app invoked without the main callback)."""
     found = ctx.find_object(Given)
     return found if found is not None else Given()
 
 
-def _child_env(ctx: typer.Context) -> dict[str, str]:
+def child_env(ctx: typer.Context) -> dict[str, str]:
     """What a subprocess of ours needs to see the same data (``memory smoke``'s read-back)."""
-    given = _given(ctx)
+    given = given_of(ctx)
     env = {"ASTRA_DATABASE_URL": given.database_url} if given.database_url else {}
     return env | ({"ASTRA_NAMESPACE": given.namespace} if given.namespace is not None else {})
 
 
-def _settings(ctx: typer.Context) -> Settings:
+def settings_of(ctx: typer.Context) -> Settings:
     """Settings from the environment, with what the command line gave (--database-url)."""
-    url = _given(ctx).database_url
+    url = given_of(ctx).database_url
     return Settings(database_url=url) if url else Settings()
 
 

@@ -22,15 +22,15 @@ from astra_memory.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     JsonOpt,
-    _child_env,
-    _given,
-    _settings,
+    child_env,
     console,
     err,
     fail,
+    given_of,
     lit,
     print_json,
     print_records,
+    settings_of,
 )
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
@@ -42,12 +42,12 @@ memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.
 def _memory_options(ctx: typer.Context, namespace: Annotated[Optional[str], typer.Option(
         "--namespace", help="The memory namespace these commands use (ASTRA_NAMESPACE; default the shared one).")]
         = None) -> None:
-    ctx.obj = replace(_given(ctx), namespace=namespace)  # the memory commands' context inherits it
+    ctx.obj = replace(given_of(ctx), namespace=namespace)  # the memory commands' context inherits it
 
 
 def _namespace(ctx: typer.Context) -> str | None:
     """The namespace `memory --namespace` gave (None: ASTRA_NAMESPACE, else the shared default)."""
-    return _given(ctx).namespace
+    return given_of(ctx).namespace
 
 
 def _record_row(record) -> list[str]:
@@ -99,8 +99,8 @@ def memory_search(ctx: typer.Context, query: str,
     if project is not None and not project.is_dir():
         fail(f"--project {project} is not a folder: give the folder of the project the search is for")
     try:
-        project_id = project_identity(project, _settings(ctx).home).project_id if project is not None else None
-        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
+        project_id = project_identity(project, settings_of(ctx).home).project_id if project is not None else None
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project_id=project_id)
     except AstraError as exc:
         fail(str(exc))
@@ -121,7 +121,7 @@ def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
     from astra_memory.cli.attempts import print_attempts
 
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             if attempts:
                 tried = sorted(memory.attempts.iter_records(), key=lambda r: r.last_tried, reverse=True)
                 tried = [r for r in tried if show_all or r.status != "invalidated"][offset:offset + limit]
@@ -153,7 +153,7 @@ def memory_invalidate(ctx: typer.Context, memory_id: str,
     if not reason.strip():
         fail("--reason is required: say why the fix is wrong (it is kept with the record)")
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             record = invalidate(memory, memory_id, reason)
             if record is None:  # a failed attempt: never delivered again, never refuses an edit
                 record = memory.attempts.update(memory_id, status="invalidated")
@@ -182,7 +182,7 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
     from astra_memory.cli.attempts import print_attempts, show_attempt
 
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             record = memory.get(memory_id)
             attempt = memory.attempts.get(memory_id) if record is None else None
             tried_first = memory.attempts.linked_to(memory_id) if record is not None else []
@@ -213,7 +213,7 @@ def memory_delete(ctx: typer.Context, memory_id: str) -> None:
     from astra_memory.backends.memory_only import open_memory
 
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             deleted = memory.delete(memory_id) or memory.attempts.delete(memory_id)
     except AstraError as exc:
         fail(str(exc))
@@ -231,7 +231,7 @@ def memory_export(ctx: typer.Context, path: Path) -> None:
     if not path.parent.is_dir():
         fail(f"cannot export to {path}: the folder {path.parent} does not exist (create it first)")
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory, open(path, "w", encoding="utf-8") as out:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
@@ -255,7 +255,7 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
     if not path.is_file():
         fail(f"{path} is not a file")
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             report = import_file(memory, path)
     except AstraError as exc:
         fail(str(exc))
@@ -283,13 +283,13 @@ def memory_smoke(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             memory.put_record(record)
             steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
             hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
             steps.append({"step": "search", "ok": any(h.record.memory_id == record.memory_id for h in hits)})
             child = subprocess.run([sys.executable, "-m", "astra_memory", "memory", "show", record.memory_id, "--json"],
-                                   capture_output=True, text=True, env={**os.environ, **_child_env(ctx)}, timeout=300)
+                                   capture_output=True, text=True, env={**os.environ, **child_env(ctx)}, timeout=300)
             persisted = child.returncode == 0 and json.loads(child.stdout or "{}").get("memory_id") == record.memory_id
             steps.append({"step": "read back in a separate process", "ok": persisted})
             steps.append({"step": "delete", "ok": memory.delete(record.memory_id)})
@@ -326,7 +326,7 @@ def memory_migrate(
     from astra_memory.stores.namespaces import namespace_for
     from astra_memory.stores.upgrade import upgrade_memory
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     if (source is None) != (destination is None):
         fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
     report = None
