@@ -26,7 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from astra_memory.jittered_kills import (  # noqa: E402
-    Outcome, checkpoint_counts, line_kills, node_kills, point_kills, run_kill, run_matrix, table, two_attempt_scenario)
+    Outcome,
+    checkpoint_counts,
+    line_kills,
+    node_kills,
+    point_kills,
+    run_kill,
+    run_matrix,
+    table,
+    two_attempt_scenario,
+)
 
 SECRET_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ASTRA_MODEL", "ASTRA_DATABASE_URL", "ASTRA_CRASH_AT",
                "ASTRA_HOLD_AT", "ASTRA_MIN_SCORE", "ASTRA_MIN_FUSED_SCORE")

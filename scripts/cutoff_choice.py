@@ -97,7 +97,7 @@ def ranked(text: str, cands: list[dict], weight, lexical: str) -> list[tuple[str
         fused = cos
     else:
         best = max(lex, default=0.0) or 1.0
-        fused = [weight * c + (1 - weight) * x / best for c, x in zip(cos, lex)]
+        fused = [weight * c + (1 - weight) * x / best for c, x in zip(cos, lex, strict=True)]
         order = sorted(range(len(cands)), key=lambda i: -fused[i])
     return [(cands[i]["id"], fused[i], cos[i], i, lex_rank[i]) for i in order]
 
@@ -151,7 +151,7 @@ def delivery_table(data, diagnosis_lexical: str) -> None:
         [0.7, 0.8, 0.9], [0.0, 0.3, 0.35, 0.4, 0.45], [0.03, 0.05, 0.1, 0.15, 1.0])]
     rules += [(0.9, 0.0, 1.0, True), ("rrf", 0.0, 1.0, False)]
     for weight, floor, margin, agree in rules:
-        def pick(k, search):
+        def pick(k, search, weight=weight, floor=floor, margin=margin, agree=agree):
             return shown(ranked(*search, weight, "symptom" if k == "first" else diagnosis_lexical), floor, margin, agree)
         cells = [f"{name} {kind[0]} {delivered(rows, kind, pick)}"
                  for name, rows in data.items() for kind in ("first", "diagnosis", "session")]
@@ -163,7 +163,7 @@ def swept_table(data, swept: str, floors, margins, fixed: tuple[float, float]) -
     """One search's floor and margin swept (weight 0.9, BM25 over the symptom or the cause without
     names), the other search's cut-off held at ``fixed``: that search alone and the session."""
     for floor, margin in itertools.product(floors, margins):
-        def pick(k, search):
+        def pick(k, search, floor=floor, margin=margin):
             return shown(ranked(*search, 0.9, "symptom" if k == "first" else "cause"),
                          *((floor, margin) if k == swept else fixed), False)
         cells = [f"{name} {kind[0]} {delivered(rows, kind, pick)}"

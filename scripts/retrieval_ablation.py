@@ -41,7 +41,7 @@ _model = MiniLMEmbeddings()
 def embed(texts: list[str]) -> np.ndarray:
     new = [t for t in dict.fromkeys(texts) if t not in _cache]
     for i in range(0, len(new), 64):
-        for text, vector in zip(new[i:i + 64], _model.embed_documents(new[i:i + 64])):
+        for text, vector in zip(new[i:i + 64], _model.embed_documents(new[i:i + 64]), strict=True):
             _cache[text] = np.asarray(vector, dtype=np.float32)
     return np.stack([_cache[t] for t in texts])
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Set everything up, then run the whole test suite (no network), one pytest-xdist worker per core
+# Set everything up, lint (ruff), then run the whole test suite (no network), one pytest-xdist worker per core
 # (ASTRA_TEST_WORKERS=0 runs it in one process). --dist loadfile keeps a file's tests on one worker,
 # so a module's servers and fixtures start once; each worker has its own PostgreSQL (tests/pg.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 VENV="${ASTRA_VENV:-.venv}"
+# Lint first (rules in pyproject.toml [tool.ruff.lint]; ruff is pinned in requirements.txt): a finding fails the suite.
+"$VENV/bin/python" -m ruff check .
 set +e
 "$VENV/bin/python" -m pytest -q -n "${ASTRA_TEST_WORKERS:-auto}" --dist loadfile "$@"
 code=$?

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from astra_memory.costs.price_table import (  # after the sys.path line
+from astra_memory.costs.price_table import (  # noqa: E402  (after the sys.path line)
     OVERRIDES_FILE,
     TABLE_FILE,
     build_table,

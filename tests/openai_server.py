@@ -306,7 +306,7 @@ def _chat_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out
     if step["kind"] == "tool_call":
         message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
             {"id": one_id, "type": "function", "function": {"name": name, "arguments": _arguments(args)}}
-            for one_id, (name, args) in zip(call_ids, step["calls"])]}
+            for one_id, (name, args) in zip(call_ids, step["calls"], strict=True)]}
         finish = "tool_calls"
     else:
         message = {"role": "assistant", "content": step["content"], "refusal": None}
@@ -325,7 +325,7 @@ def _responses_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int
     if step["kind"] == "tool_call":
         output = [{"type": "function_call", "id": f"fc_{one_id}", "call_id": one_id, "name": name,
                    "arguments": _arguments(args), "status": "completed"} for one_id, (name, args)
-                  in zip(call_ids, step["calls"])]
+                  in zip(call_ids, step["calls"], strict=True)]
     else:
         output = [{"type": "message", "id": f"msg_{call_id}", "role": "assistant", "status": "completed",
                    "content": [{"type": "output_text", "text": step["content"], "annotations": []}]}]

@@ -129,7 +129,7 @@ def test_no_module_level_state_carries_options_between_commands():
 def test_the_database_url_reaches_the_command_and_its_children():
     """The app's own callback puts --database-url in ctx.obj; the memory callback adds its namespace."""
     from astra_memory.cli.app import _database
-    from astra_memory.cli.common import _child_env, _settings
+    from astra_memory.cli.common import child_env, settings_of
     from astra_memory.cli.memory import _memory_options
 
     seen: list[tuple] = []
@@ -140,7 +140,7 @@ def test_the_database_url_reaches_the_command_and_its_children():
 
     @memory.command()
     def show(ctx: typer.Context) -> None:
-        seen.append((_settings(ctx).database_url, _child_env(ctx)))
+        seen.append((settings_of(ctx).database_url, child_env(ctx)))
 
     runner = CliRunner()
     url = "postgresql://u:p@/x?host=/nowhere"

@@ -32,6 +32,7 @@ from astra_memory.session.run import list_threads, open_agent
 from astra_memory.settings import Settings
 from tests.conftest import BACKENDS, ROOT, cli_env, run_cli
 
+
 def _node_points() -> list[str]:
     seen: dict[str, int] = {}
     points = []

@@ -71,7 +71,7 @@ def test_old_memory_same_top_hit_and_no_torch_on_search(monkeypatch, isolated_ho
     queries = [symptom_query(parse_failure(q.failure)) for q in cases.queries[:5]]
     with open_memory(read_only=True) as memory:
         expected = [[(h.record.memory_id, h.score) for h in memory.search_codebase_memory(q)] for q in queries]
-    for query, want in zip(queries, expected):
+    for query, want in zip(queries, expected, strict=True):
         env = {**__import__("os").environ, "ASTRA_EMBEDDINGS_RUNTIME": "auto"}
         done = subprocess.run([sys.executable, "-c", _SEARCH_WITHOUT_TORCH, query], cwd=REPO, env=env,
                               capture_output=True, text=True, timeout=300)

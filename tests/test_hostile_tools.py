@@ -81,7 +81,7 @@ def test_failures_become_observations_but_rules_propagate():
     assert call_guarded(lambda: (_ for _ in ()).throw(WorkspaceError("refused"))) == (None, "error: refused")
     for rule in (MemoryGateError, ConfirmedFixGateError, AgentLimitError):
         with pytest.raises(rule):
-            call_guarded(lambda: (_ for _ in ()).throw(rule("gate")))
+            call_guarded(lambda rule=rule: (_ for _ in ()).throw(rule("gate")))
     assert bound_text("x" * (MAX_RESULT_CHARS + 5)).endswith(f"cut at {MAX_RESULT_CHARS} of {MAX_RESULT_CHARS + 5} characters]")
 
 

@@ -29,7 +29,7 @@ def test_eight_processes_share_one_memory_and_one_checkpoint_file(settings):
                                "--thread-id", tid, "--json"], cwd=ROOT, env=env, text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i, tid in enumerate(threads)]
     outputs = [p.communicate(timeout=600) for p in procs]
-    failed = {tid: err[-3000:] for tid, p, (_, err) in zip(threads, procs, outputs) if p.returncode}
+    failed = {tid: err[-3000:] for tid, p, (_, err) in zip(threads, procs, outputs, strict=True) if p.returncode}
     assert not failed, failed
     assert not any("locked" in out + err for out, err in outputs)
     with open_agent(settings) as agent:

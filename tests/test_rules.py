@@ -10,6 +10,7 @@ from pydantic import Field
 
 from astra_memory.context import Context
 from astra_memory.events import read_events
+from astra_memory.jittered_kills import two_attempt_scenario
 from astra_memory.models.live import live_chat_model
 from astra_memory.models.prompts import system_prompt
 from astra_memory.rules.limits import LIMITS, check_limits
@@ -19,7 +20,6 @@ from astra_memory.tools.args import ToolArgs
 from astra_memory.tools.registry import TOOLS, Tool, ToolKind, openai_tool_specs
 from tests.conftest import cli_env, run_cli
 from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
-from astra_memory.jittered_kills import two_attempt_scenario
 
 
 class CountLinesArgs(ToolArgs):

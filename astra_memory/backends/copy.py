@@ -73,7 +73,7 @@ class CopiedVectors(Embeddings):
         missing = [i for i, v in enumerate(out) if v is None]
         if missing:
             fresh = self.fallback.embed_documents([texts[i] for i in missing])
-            for i, vector in zip(missing, fresh):
+            for i, vector in zip(missing, fresh, strict=True):
                 out[i] = vector
         self.copied += len(texts) - len(missing)
         self.embedded += len(missing)

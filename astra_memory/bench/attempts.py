@@ -90,7 +90,7 @@ def run_mode(mode: str, scenarios: list[Scenario], data_dir: Path, *, embeddings
                                   [*_diagnosis(scenario), wrong, _finish(scenario)], attempts))
             if progress:
                 progress.advance(task)
-        for scenario, before in zip(scenarios, first):
+        for scenario, before in zip(scenarios, first, strict=True):
             wrong = wrong_try(scenario)
             row = _session(agent, settings, scenario, f"{scenario.name}-2",
                            [*_diagnosis(scenario), wrong, _finish(scenario), *_edits(scenario), _finish(scenario)],

@@ -6,18 +6,17 @@ layer over ``run_<bench>`` (measure) and ``report.write_<bench>`` (write), which
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from astra_memory.cli.terminal import SafeConsole
 from rich.table import Table
 
 from astra_memory.bench.extra import require_bench_extra
-from astra_memory.cli.common import print_table
+from astra_memory.cli.common import fail, print_json, print_table
+from astra_memory.cli.terminal import SafeConsole
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 
@@ -63,8 +62,8 @@ def _evals_folder(evals: Path | None) -> Path | None:
     if evals is None:
         return checkout_evals()
     if not any((evals / path).is_file() for path in BLIND_SETS.values()):
-        _fail(f"--evals {evals}: no {' or '.join(map(str, BLIND_SETS.values()))} there; give a source "
-              "checkout's evals/ folder")
+        fail(f"--evals {evals}: no {' or '.join(map(str, BLIND_SETS.values()))} there; give a source "
+             "checkout's evals/ folder")
     return evals
 
 
@@ -98,15 +97,9 @@ def _command(bench: str, **params: Any) -> str:
     return shlex.join(parts)
 
 
-def _fail(message: str, code: int = 2) -> None:
-    err.print("[red]error:[/red] ", end="")
-    err.print(message, markup=False, highlight=False)  # messages hold [brackets] (the extra's name): not markup
-    raise typer.Exit(code)
-
-
 def _emit(result: dict, written: dict, as_json: bool, table: Table | list[Table]) -> None:
     if as_json:
-        sys.stdout.write(json.dumps({**result, "written": written}, indent=2, default=str) + "\n")
+        print_json({**result, "written": written})
         return
     for t in table if isinstance(table, list) else [table]:
         print_table(t, target=console)
@@ -143,7 +136,7 @@ def retrieval(
         result = run_retrieval_sets(sets, progress_factory=lambda: make_progress(not as_json and err.is_terminal),
                                     diagnoses=load_diagnoses(found) if found is not None else {})
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     written = write_retrieval_sets(result, results_dir("retrieval", out),
                                    _command("retrieval", cases=" ".join(map(str, cases or [])) or None,
                                             diagnoses=diagnoses, evals=evals, out=out, json=as_json))
@@ -191,7 +184,7 @@ def sessions(
         result = run_sessions(sessions=sessions, scenario=scenario, family=family, model=model or Context().model or "scripted",
                               data_dir=folder / "data", progress=make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     written = write_sessions(result, folder, _command("sessions", sessions=sessions, scenario=scenario, family=family,
                                                          model=model, out=out, json=as_json))
     five = Table("#", "in mem", "found", "rank", "score", "req", "tools", "wall s", "status", "orig. tests",
@@ -232,7 +225,7 @@ def recurring(
             result = run_recurring(folder / "data", model=model or Context().model or "scripted", embeddings=embeddings,
                                    families=family, progress=progress)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     written = write_recurring(result, folder, _command("recurring", model=model, embeddings=embeddings, out=out,
                                                         json=as_json))
     table = Table("mode", "session", "n", "fixed", "replayed", "model req", "tool calls", "test runs", "wall s",
@@ -262,7 +255,7 @@ def attempts(
         with make_progress(not as_json and err.is_terminal) as progress:
             result = run_attempts(folder / "data", embeddings=embeddings, names=scenario, progress=progress)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     written = write_attempts(result, folder, _command("attempts", scenario=" ".join(scenario or []) or None,
                                                       embeddings=embeddings, out=out, json=as_json))
     table = Table("attempts", "recorded", "recall", "shown", "others", "precision", "refused", "fixed",
@@ -299,7 +292,7 @@ def evidence(
     try:
         result = run_evidence(sets, seeds=tuple(range(seeds)), progress=make_progress(not as_json and err.is_terminal))
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     written = write_evidence(result, results_dir("evidence", out),
                              _command("evidence", cases=" ".join(map(str, cases or [])) or None, seeds=seeds,
                                       evals=evals))
@@ -313,7 +306,8 @@ def _sizes(raw: str) -> list[int]:
     try:
         sizes = [int(x.replace("_", "").replace("k", "000")) for x in raw.split(",") if x.strip()]
     except ValueError:
-        raise typer.BadParameter(f"--sizes must be comma-separated record counts, e.g. 1000,10000 (got {raw!r})")
+        raise typer.BadParameter(
+            f"--sizes must be comma-separated record counts, e.g. 1000,10000 (got {raw!r})") from None
     if not sizes or any(s < 10 for s in sizes):
         raise typer.BadParameter("every size must be at least 10 records")
     return sizes
@@ -351,7 +345,7 @@ def perf(
                           scenario=scenario, progress=make_progress(not as_json and err.is_terminal),
                           embeddings_kind=Settings().embeddings)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     written = write_perf(result, results_dir("perf", out),
                          _command("perf", sizes=sizes, backends=backends, repeats=repeats,
                                   session_repeats=session_repeats, cold_repeats=cold_repeats, scenario=scenario,

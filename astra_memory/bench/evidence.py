@@ -76,7 +76,7 @@ def run_history(cases: CaseSet, history: str, seed: int, embeddings, workdir: Pa
         stored = {rec.id: store_case_record(memory, rec) for rec in cases.records}
         queries: list[QueryCase] = list(cases.queries)
         if history == "uncorrelated":
-            counts, weights = zip(*COUNT_WEIGHTS)
+            counts, weights = zip(*COUNT_WEIGHTS, strict=True)
             for rid, record in stored.items():
                 for n in range(rng.choices(counts, weights)[0] - 1):
                     record = confirm_again(memory, record, f"{rid}-c{n}", "replay" if rng.random() < 0.5 else "fix")

@@ -77,12 +77,12 @@ from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.isolation import read_only_supported
-from astra_memory.testrun.private_root import degraded_reason
 from astra_memory.testrun.manifest import (
     GUARD_MANIFEST,
     GUARD_READ_ONLY,
     record_environment,
 )
+from astra_memory.testrun.private_root import degraded_reason
 from astra_memory.testrun.results import Baseline
 from astra_memory.testrun.run import run_tests
 from astra_memory.testrun.run import test_environment as step_environment
@@ -136,7 +136,7 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
     for backend in backends:
         factory, row_metrics = resolve_backend(backend)
         embeddings = PrecomputedEmbeddings(model)
-        for text, vector in zip(queries, query_vectors):
+        for text, vector in zip(queries, query_vectors, strict=True):
             embeddings.table[text] = vector.tolist()
         folder = workdir / f"latency-{backend}"
         folder.mkdir(parents=True, exist_ok=True)
@@ -157,19 +157,20 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
 
                 qv = query_vectors
 
-                def store_search() -> None:
+                # Each closure is timed in this iteration; the defaults bind this size's values by name.
+                def store_search(store=store) -> None:
                     q = queries[next(cycle) % len(queries)]
                     store.search(NAMESPACE, query=q, limit=3)
 
                 k = min(3, len(all_vectors) - 1)
 
-                def numpy_search() -> None:
+                def numpy_search(qv=qv, all_vectors=all_vectors, k=k) -> None:
                     q = qv[next(cycle) % len(qv)]
                     scores = all_vectors @ q
                     top = np.argpartition(-scores, k)[:3]
                     top[np.argsort(-scores[top])]  # the ranked top 3, as the store returns it
 
-                def end_to_end() -> None:
+                def end_to_end(memory=memory) -> None:
                     n = next(cycle)
                     # A text the table has never seen: embedded by MiniLM inside the search, as in a session.
                     memory.search_codebase_memory(f"{queries[n % len(queries)]} ({n})", top_k=3, min_score=-1.0)
@@ -191,7 +192,7 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
                     numpy_times = timed(numpy_search, repeats)
                 e2e_times = timed(end_to_end, repeats, warmup=1)
                 agree = 0
-                for q, vec in zip(queries, qv):
+                for q, vec in zip(queries, qv, strict=True):
                     got = [i.key for i in store.search(NAMESPACE, query=q, limit=3)]
                     scores = all_vectors @ vec
                     want = [ids[i] for i in np.argsort(-scores)[:3]]
@@ -427,7 +428,7 @@ def judging_costs(scenario_name: str, repeats: int, *, progress, workdir: Path) 
     def extra(mode: str, than: list[float] = floor) -> float:
         """The median over rounds of (this mode - exit code only) in the same round: steadier on a
         busy machine than the difference of two medians."""
-        return round(1000 * statistics.median(t - f for t, f in zip(times[mode], than)), 1)
+        return round(1000 * statistics.median(t - f for t, f in zip(times[mode], than, strict=True)), 1)
 
     rows = {mode: {**summary_ms(times[mode]), "extra_ms": extra(mode), "all_passed": not failed[mode],
                    "failures": failed[mode][:3]} for mode in modes}

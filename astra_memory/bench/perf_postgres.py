@@ -181,7 +181,7 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
     workdir = Path(tempfile.mkdtemp(prefix="astra-perf-postgres-"))
     for name, factory in (("sqlite", shared.sqlite_backend), ("postgres", postgres_backend)):
         embeddings = shared.PrecomputedEmbeddings(model)
-        embeddings.table.update({q: v.tolist() for q, v in zip(queries, query_vectors)})
+        embeddings.table.update({q: v.tolist() for q, v in zip(queries, query_vectors, strict=True)})
         folder = workdir / name
         folder.mkdir()
         with factory(folder, embeddings) as store:
@@ -197,13 +197,14 @@ def run_postgres_perf(sizes: tuple[int, ...] = (10_000, 100_000), *, repeats: in
                 have = size
                 all_vectors = np.concatenate([all_vectors, vectors])
                 cycle = iter(range(10**9))
-                times = shared.timed(lambda: store.search(NAMESPACE, query=queries[next(cycle) % len(queries)], limit=k),
-                               repeats)
+                times = shared.timed(
+                    lambda cycle=cycle: store.search(NAMESPACE, query=queries[next(cycle) % len(queries)], limit=k),
+                    repeats)
                 row = {"backend": name, "records": size, "build_s": round(build_s, 1),
                        "vector_search": summary_ms(times)}
                 # recall@k against numpy exact search over the same vectors (both backends alike)
                 found = 0
-                for q, vec in zip(queries, query_vectors):
+                for q, vec in zip(queries, query_vectors, strict=True):
                     want = {ids[i] for i in np.argsort(-(all_vectors @ vec))[:k]}
                     found += len(want & {i.key for i in store.search(NAMESPACE, query=q, limit=k)})
                 row[f"recall_at_{k}_vs_numpy"] = round(found / (k * len(queries)), 4)

@@ -47,7 +47,7 @@ class PrecomputedEmbeddings(Embeddings):
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         missing = [t for t in texts if t not in self.table]
-        computed = dict(zip(missing, self.model.embed_documents(missing))) if missing else {}
+        computed = dict(zip(missing, self.model.embed_documents(missing), strict=True)) if missing else {}
         return [self.table[t] if t in self.table else computed[t] for t in texts]  # never cached
 
     def embed_query(self, text: str) -> list[float]:

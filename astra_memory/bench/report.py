@@ -94,7 +94,7 @@ def retrieval_plots(result: dict, out: Path) -> list[str]:
         values = [result["systems"][name][k] for k, _ in metric_keys]
         xs = [j + (i - (len(names) - 1) / 2) * width for j in range(len(metric_keys))]
         bars = ax.bar(xs, values, width, label=SHORT[name], color=COLORS[name])
-        for bar, value in zip(bars, values):
+        for bar, value in zip(bars, values, strict=True):
             ax.text(bar.get_x() + bar.get_width() / 2, value + 0.015, f"{value:.2f}", ha="center", fontsize=7)
     ax.set_xticks(range(len(metric_keys)), [label for _, label in metric_keys])
     ax.set_ylim(0, 1.12)
@@ -390,7 +390,7 @@ def sessions_plots(result: dict, out: Path) -> list[str]:
     xs = [r["session"] for r in rows]
     scores = [r["session1_score"] or 0 for r in rows]
     left.bar(xs, scores, color=[COLORS["related"] if r["retrieved_before_first_edit"] else "#cccccc" for r in rows])
-    for r, s in zip(rows, scores):
+    for r, s in zip(rows, scores, strict=True):
         label = f"rank {r['session1_rank']}" if r["session1_rank"] else ("stores it" if r["session"] == 1 else "not found")
         left.text(r["session"], s + 0.02, label, ha="center", fontsize=7)
     left.axhline(result.get("min_score", 0), color="black", linestyle="--", linewidth=1,
@@ -420,7 +420,7 @@ def sessions_plots(result: dict, out: Path) -> list[str]:
     fig, ax = plt.subplots(figsize=(8, 3.8))
     xs = list(range(1, len(fam) + 1))
     ax.bar(xs, [r["best_score"] or 0 for r in fam], color=COLORS["related"], label="best hit's score")
-    for x, r in zip(xs, fam):
+    for x, r in zip(xs, fam, strict=True):
         text = f"from {r['best_from']}" if r["best_from"] else "memory empty" if not r["records_in_memory"] else "no hit"
         ax.text(x, (r["best_score"] or 0) + 0.02, text, ha="center", fontsize=7)
     ax.axhline(result.get("min_score", 0), color="black", linestyle="--", linewidth=1,
@@ -612,9 +612,9 @@ def perf_plots(result: dict, out: Path) -> list[str]:
     walls = [s[m]["wall"]["p50_ms"] / 1000 for m in ("sqlite", "memory")]
     tests = [s[m]["test_subprocess_mean_s"] for m in ("sqlite", "memory")]
     left.bar(labels, tests, color=COLORS["tests"], label="inside the test subprocess (mean)")
-    left.bar(labels, [w - t for w, t in zip(walls, tests)], bottom=tests, color=COLORS["sqlite"],
+    left.bar(labels, [w - t for w, t in zip(walls, tests, strict=True)], bottom=tests, color=COLORS["sqlite"],
              label="everything else")
-    for i, (w, m) in enumerate(zip(walls, ("sqlite", "memory"))):
+    for i, (w, m) in enumerate(zip(walls, ("sqlite", "memory"), strict=True)):
         left.text(i, w, f"{w:.2f} s\n(checkpointer calls {s[m]['checkpointer_mean_ms']:.0f} ms)",
                   ha="center", va="bottom", fontsize=7)
     left.set_ylabel("session wall time p50 (s)")
@@ -624,8 +624,8 @@ def perf_plots(result: dict, out: Path) -> list[str]:
     names = [{"memory search": "memory\nsearch", "--help": "--help", "run": f"run\n{result['cold_start'].get('scenario', '')}"
               }.get(k, k.replace(" ", "\n")) for k in cold]
     p50 = [c["wall"]["p50_ms"] / 1000 for c in cold.values()]
-    err = [[p - c["wall"]["min_ms"] / 1000 for p, c in zip(p50, cold.values())],
-           [c["wall"]["max_ms"] / 1000 - p for p, c in zip(p50, cold.values())]]
+    err = [[p - c["wall"]["min_ms"] / 1000 for p, c in zip(p50, cold.values(), strict=True)],
+           [c["wall"]["max_ms"] / 1000 - p for p, c in zip(p50, cold.values(), strict=True)]]
     right.bar(names, p50, yerr=err, capsize=4,
               color=[COLORS["end_to_end"], COLORS["unrelated"], COLORS["embedding"], COLORS["tests"]][:len(names)])
     for i, v in enumerate(p50):

@@ -525,7 +525,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
     hidden, shown = 0, 0
     for q in cases.queries:
         ranked = product[q.id]
-        for rid, score in list(zip(ranked.ids, ranked.scores))[:SESSION_TOP_K]:
+        for rid, score in list(zip(ranked.ids, ranked.scores, strict=True))[:SESSION_TOP_K]:
             if rid in q.relevant:
                 shown += 1
                 hidden += score < default_min
@@ -536,7 +536,7 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
             "id": q.id, "family": q.family, "cohort": q.cohort, "project": q.project, "relevant": q.relevant,
             "symptom_query": symptom_queries[q.id],
             **{f"{name}_rank": systems[name][q.id].first_relevant_rank(relevant) for name in SYSTEMS},
-            "product_hits": [{"id": rid, "score": round(s, 4)} for rid, s in zip(product[q.id].ids, product[q.id].scores)],
+            "product_hits": [{"id": rid, "score": round(s, 4)} for rid, s in zip(product[q.id].ids, product[q.id].scores, strict=True)],
         })
     per_cohort: dict[str, dict[str, dict[str, float]]] = {}
     for cohort in sorted({q.cohort for q in cases.queries if q.cohort}):

@@ -21,19 +21,19 @@ from astra_memory.cli.common import (
     EXIT_USAGE,
     Given,
     JsonOpt,
-    _fail,
-    _print_json,
-    _settings,
     console,
     err,
+    fail,
     lit,
+    print_json,
     print_records,
+    settings_of,
 )
 from astra_memory.cli.help_text import HelpGroup
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
-from astra_memory.cli.progress import SessionProgress
 from astra_memory.cli.prices import prices
+from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.session.hints import resume_command
@@ -50,11 +50,11 @@ app.add_typer(bench_app, name="bench")
 def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.Option(
         "--database-url", metavar="URL", help="One PostgreSQL database for checkpoints, memory and cost ledger "
         "(ASTRA_DATABASE_URL; default: SQLite files under ASTRA_HOME).")] = None) -> None:
-    ctx.obj = Given(database_url=database_url or None)  # the commands read it with _settings(ctx)
+    ctx.obj = Given(database_url=database_url or None)  # the commands read it with settings_of(ctx)
     try:
         load_dotenv()  # our .env (never the working folder's), below the environment (settings.py)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
@@ -147,7 +147,7 @@ def run(
         try:  # before anything heavy is imported or loaded: a typo is answered at once, with the closest names
             check_scenario_name(scenario)
         except AstraError as exc:
-            _fail(str(exc))
+            fail(str(exc))
     from astra_memory.cli.approval import approval_default, ask_on_terminal, interactive
     from astra_memory.nodes.report import summarize
     from astra_memory.scenarios import load_scenario
@@ -163,11 +163,11 @@ def run(
         workspace_task,
     )
 
-    settings, model = _settings(ctx), None
+    settings, model = settings_of(ctx), None
     if (scenario is None) == (workspace is None):
-        _fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
+        fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
-        _fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
+        fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
     try:
         tid = check_thread_id(thread_id) if thread_id is not None else new_thread_id(scenario or "session")
         context = replace(Context(), **(given or {}))
@@ -191,9 +191,9 @@ def run(
                                   on_start=progress.started)
             waiting = pending_approval(agent, tid)
     except SessionError as exc:  # a bug of ours stopped it (status error): one line, resumable
-        _fail(str(exc), EXIT_FAILED)
+        fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except KeyboardInterrupt:
         _interrupted(tid, settings, model)
     _finish(summarize(final), waiting, as_json)
@@ -205,7 +205,7 @@ def _finish(summary: dict, waiting: dict | None, as_json: bool, **extra: Any) ->
         summary = {**summary, "status": "waiting_for_approval",
                    "reason": f"an edit to {waiting['path']} waits for your answer; "
                              f"run `{resume_command(summary['thread_id'], summary.get('model'))}` to answer it"}
-    _print_json({**summary, **extra}) if as_json else _print_summary(summary)
+    print_json({**summary, **extra}) if as_json else _print_summary(summary)
     raise typer.Exit(EXIT_FAILED if waiting is not None else _session_exit(summary))
 
 
@@ -262,7 +262,7 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     model = None  # the session's, once read: the hint after a Ctrl-C names what resuming it needs
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings(ctx)) as agent:
+        with open_agent(settings_of(ctx)) as agent:
             context = resumed_context(agent, thread_id, given)
             model = context.model
             snapshot = thread_state(agent, thread_id)
@@ -274,11 +274,11 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
                                         on_start=progress.started)
             waiting = pending_approval(agent, thread_id)
     except SessionError as exc:  # a bug of ours stopped it again (status error): one line, resumable
-        _fail(str(exc), EXIT_FAILED)
+        fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except KeyboardInterrupt:
-        _interrupted(thread_id, _settings(ctx), model)
+        _interrupted(thread_id, settings_of(ctx), model)
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
@@ -292,11 +292,11 @@ def cancel(ctx: typer.Context, thread_id: str) -> None:
 
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings(ctx)) as agent:
+        with open_agent(settings_of(ctx)) as agent:
             cancel_session(agent, thread_id)
             model = thread_model(agent, thread_id)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     err.print(f"session {thread_id} cancelled; `{resume_command(thread_id, model, '--uncancel')}` continues it",
               markup=False, highlight=False)
 
@@ -310,12 +310,12 @@ def undo(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False) -> None:
 
     try:
         check_thread_id(thread_id)
-        with open_agent(_settings(ctx)) as agent:
+        with open_agent(settings_of(ctx)) as agent:
             done = undo_session(agent, thread_id)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        _print_json(done)
+        print_json(done)
         return
     if not done["restored"] and not done["already"]:
         err.print(f"session {thread_id} edited nothing; nothing to undo", markup=False, highlight=False)
@@ -331,12 +331,12 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     from astra_memory.session.run import list_threads, open_reader
 
     try:
-        with open_reader(_settings(ctx)) as agent:
+        with open_reader(settings_of(ctx)) as agent:
             rows = list_threads(agent)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        return _print_json(rows)
+        return print_json(rows)
     if not rows:
         return console.print("no sessions yet")
     print_records(["thread", "status", "last node", "next", "project", "updated"],
@@ -359,7 +359,7 @@ def graph(
     try:
         changed = update_readme(readme)
     except (OSError, ValueError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     err.print(f"{readme}: graph block {'updated' if changed else 'already current'}", markup=False)
 
 
@@ -370,7 +370,7 @@ def scenarios(as_json: JsonOpt = False) -> None:
 
     items = list_scenarios()
     if as_json:
-        return _print_json([{"name": s.name, "family": s.family, "project": s.project, "title": s.title}
+        return print_json([{"name": s.name, "family": s.family, "project": s.project, "title": s.title}
                             for s in items])
     print_records(["name", "family", "project", "title"], [[s.name, s.family, s.project, s.title] for s in items])
 
@@ -385,9 +385,9 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
     from astra_memory.models.live import is_live
     from astra_memory.session.demo import demo_memory_note, run_demo
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     if (given or {}).get("approve_edits"):
-        _fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
+        fail("the demo runs two bundled scenarios unattended; --approve-edits is for `run` and `resume`")
     context = replace(Context(), **(given or {}))
     model = context.model or "scripted"
     context = replace(context, model=model, approve_edits=False)
@@ -408,9 +408,9 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
             evidence = run_demo(settings, model=model, context=replace(context, ledger=ledger) if ledger else None,
                                 on_session=on_session, on_update=progress, on_start=progress.started)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        _print_json(evidence)
+        print_json(evidence)
     else:
         rows = []
         for s in evidence["sessions"]:
@@ -445,7 +445,7 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
     from astra_memory.db.postgres import redact_url
     from astra_memory.models.live import total_limit
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     path = redact_url(settings.database_url) if settings.database_url else ledger_path_for(settings.checkpoint_path)
     try:
         if thread is not None:
@@ -460,12 +460,12 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
             sessions, total, requests = [], {"requests": 0, "open_reservations": 0, "failed": 0, "input_tokens": 0,
                                              "output_tokens": 0, "spent_usd": 0.0}, [] if thread else None
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         data = {"ledger": str(path), "sessions": sessions, "total": total, "total_limit_usd": limit}
         if requests is not None:
             data["requests"] = requests
-        return _print_json(data)
+        return print_json(data)
     if not sessions:
         console.print(f"no live model requests yet (ledger {path})", markup=False, highlight=False)
     else:

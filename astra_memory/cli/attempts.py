@@ -6,7 +6,7 @@ The commands themselves are in cli/memory.py (`list --attempts`, `show`, `invali
 
 from __future__ import annotations
 
-from astra_memory.cli.common import _print_json, console, lit, print_records
+from astra_memory.cli.common import console, lit, print_json, print_records
 from astra_memory.stores.attempt_record import AttemptRecord
 
 LABEL = "FAILED ATTEMPT (did not pass; never replayed, never a fix)"
@@ -25,7 +25,7 @@ ATTEMPT_HEADERS = ["attempt id", "project", "files", "ended", "tests said", "tri
 
 def print_attempts(records: list[AttemptRecord], *, as_json: bool, title: str | None = None) -> None:
     if as_json:
-        return _print_json([r.model_dump(mode="json") for r in records])
+        return print_json([r.model_dump(mode="json") for r in records])
     if not records:
         return console.print("no failed attempts", highlight=False)
     # Ids, names and the linked fix's id are long: a table only where they fit whole, else blocks.
@@ -35,7 +35,7 @@ def print_attempts(records: list[AttemptRecord], *, as_json: bool, title: str | 
 
 def show_attempt(record: AttemptRecord, *, as_json: bool) -> None:
     if as_json:
-        return _print_json(record.model_dump(mode="json"))
+        return print_json(record.model_dump(mode="json"))
     console.print(f"[bold red]{LABEL}[/bold red]", highlight=False)
     for key, value in record.model_dump(mode="json", exclude={"sessions"}).items():
         console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup

@@ -27,22 +27,22 @@ class Given:
     namespace: str | None = None
 
 
-def _given(ctx: typer.Context) -> Given:
+def given_of(ctx: typer.Context) -> Given:
     """What the command line gave (nothing, for an app invoked without the main callback)."""
     found = ctx.find_object(Given)
     return found if found is not None else Given()
 
 
-def _child_env(ctx: typer.Context) -> dict[str, str]:
+def child_env(ctx: typer.Context) -> dict[str, str]:
     """What a subprocess of ours needs to see the same data (``memory smoke``'s read-back)."""
-    given = _given(ctx)
+    given = given_of(ctx)
     env = {"ASTRA_DATABASE_URL": given.database_url} if given.database_url else {}
     return env | ({"ASTRA_NAMESPACE": given.namespace} if given.namespace is not None else {})
 
 
-def _settings(ctx: typer.Context) -> Settings:
+def settings_of(ctx: typer.Context) -> Settings:
     """Settings from the environment, with what the command line gave (--database-url)."""
-    url = _given(ctx).database_url
+    url = given_of(ctx).database_url
     return Settings(database_url=url) if url else Settings()
 
 
@@ -53,7 +53,9 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.")]
 
 
-def _fail(message: str, code: int = EXIT_USAGE) -> None:
+def fail(message: str, code: int = EXIT_USAGE) -> None:
+    """End the command: ``error: <message>`` on stderr, then exit ``code`` (default 2, a usage error).
+    Every command's error goes through here, the bench's (bench/cli.py) too."""
     err.print("[red]error:[/red] ", end="")
     err.print(scrub(message), markup=False, highlight=False)  # may hold [brackets]: not markup; a URL's key: scrubbed
     raise typer.Exit(code)
@@ -90,7 +92,7 @@ def print_records(headers: list[str], rows: list[list[str]], *, title: str | Non
         out.print(f"[bold]{lit(title)}[/bold]", highlight=False)
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
-        for header, cell in zip(headers[1:], row[1:]):
+        for header, cell in zip(headers[1:], row[1:], strict=True):
             out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
 
@@ -100,7 +102,7 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
     line, then ``header: value`` lines). Nothing is ever cut with an ellipsis."""
     out = target or console
     headers = [str(column.header) for column in table.columns]
-    rows = [[str(cell) for cell in cells] for cells in zip(*(column.cells for column in table.columns))]
+    rows = [[str(cell) for cell in cells] for cells in zip(*(column.cells for column in table.columns), strict=True)]
 
     def need(index: int, texts: list[str]) -> int:
         pieces = [line for text in texts for line in text.splitlines()] if index in whole else \
@@ -117,10 +119,11 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
         out.print(f"[bold]{lit(table.title)}[/bold]", highlight=False)
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
-        for header, cell in zip(headers[1:], row[1:]):
+        for header, cell in zip(headers[1:], row[1:], strict=True):
             if cell:
                 out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
 
 
-def _print_json(data: Any) -> None:
+def print_json(data: Any) -> None:
+    """``--json`` output: one indented JSON document on stdout (what JSON cannot hold, as ``str``)."""
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")

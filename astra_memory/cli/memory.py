@@ -22,15 +22,15 @@ from astra_memory.cli.common import (
     EXIT_OK,
     EXIT_USAGE,
     JsonOpt,
-    _child_env,
-    _fail,
-    _given,
-    _print_json,
-    _settings,
+    child_env,
     console,
     err,
+    fail,
+    given_of,
     lit,
+    print_json,
     print_records,
+    settings_of,
 )
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
@@ -42,12 +42,12 @@ memory_app = typer.Typer(help="Inspect and manage the memory of confirmed fixes.
 def _memory_options(ctx: typer.Context, namespace: Annotated[Optional[str], typer.Option(
         "--namespace", help="The memory namespace these commands use (ASTRA_NAMESPACE; default the shared one).")]
         = None) -> None:
-    ctx.obj = replace(_given(ctx), namespace=namespace)  # the memory commands' context inherits it
+    ctx.obj = replace(given_of(ctx), namespace=namespace)  # the memory commands' context inherits it
 
 
 def _namespace(ctx: typer.Context) -> str | None:
     """The namespace `memory --namespace` gave (None: ASTRA_NAMESPACE, else the shared default)."""
-    return _given(ctx).namespace
+    return given_of(ctx).namespace
 
 
 def _record_row(record) -> list[str]:
@@ -82,20 +82,19 @@ def memory_search(ctx: typer.Context, query: str,
     """Search confirmed fixes by symptom."""
     from astra_memory.backends.memory_only import open_memory
     from astra_memory.stores.format import format_hits_for_people
-
     from astra_memory.workspace.identity import project_identity
 
     if project is not None and not project.is_dir():
-        _fail(f"--project {project} is not a folder: give the folder of the project the search is for")
+        fail(f"--project {project} is not a folder: give the folder of the project the search is for")
     try:
-        project_id = project_identity(project, _settings(ctx).home).project_id if project is not None else None
-        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
+        project_id = project_identity(project, settings_of(ctx).home).project_id if project is not None else None
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             hits = memory.search_codebase_memory(query, error_type=error_type, top_k=top_k, project_id=project_id)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     _damaged_note(memory.damaged)
     if as_json:
-        return _print_json([h.to_dict() for h in hits])
+        return print_json([h.to_dict() for h in hits])
     console.print(format_hits_for_people(hits), markup=False, highlight=False)
 
 
@@ -110,19 +109,19 @@ def memory_list(ctx: typer.Context, limit: int = 50, offset: int = 0,
     from astra_memory.cli.attempts import print_attempts
 
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             if attempts:
                 tried = sorted(memory.attempts.iter_records(), key=lambda r: r.last_tried, reverse=True)
                 tried = [r for r in tried if show_all or r.status != "invalidated"][offset:offset + limit]
             else:
                 records = memory.list_records(limit=limit, offset=offset, include_invalidated=show_all)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     _damaged_note(memory.damaged)
     if attempts:
         return print_attempts(tried, as_json=as_json)
     if as_json:
-        return _print_json([r.model_dump(mode="json") for r in records])
+        return print_json([r.model_dump(mode="json") for r in records])
     if not records:
         return console.print("memory is empty")
     print_records(["memory id", "project", "error type", "files", "fix", "confirmed", "times", "status"],
@@ -140,17 +139,17 @@ def memory_invalidate(ctx: typer.Context, memory_id: str,
     from astra_memory.stores.lifecycle import invalidate
 
     if not reason.strip():
-        _fail("--reason is required: say why the fix is wrong (it is kept with the record)")
+        fail("--reason is required: say why the fix is wrong (it is kept with the record)")
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             record = invalidate(memory, memory_id, reason)
             if record is None:  # a failed attempt: never delivered again, never refuses an edit
                 record = memory.attempts.update(memory_id, status="invalidated")
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     _known(record, memory_id, memory.damaged)
     if as_json:
-        return _print_json(record.model_dump(mode="json"))
+        return print_json(record.model_dump(mode="json"))
     console.print(f"invalidated {memory_id}: {reason.strip()}", markup=False, highlight=False)
 
 
@@ -158,10 +157,10 @@ def _known(record, memory_id: str, damaged: dict[str, str]) -> None:
     """An unknown id is unknown input: a usage exit (2), with where to find the ids. A damaged row
     (stored, but not a valid record) is said to be one, with what is wrong: exit 1."""
     if record is None and memory_id in damaged:
-        _fail(f"record {memory_id} is damaged and cannot be read: {damaged[memory_id]}. "
+        fail(f"record {memory_id} is damaged and cannot be read: {damaged[memory_id]}. "
               f"`astra-memory memory delete {memory_id}` removes it", EXIT_FAILED)
     if record is None:
-        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
+        fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
 
 
 @memory_app.command("show")
@@ -171,18 +170,18 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
     from astra_memory.cli.attempts import print_attempts, show_attempt
 
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx), read_only=True) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx), read_only=True) as memory:
             record = memory.get(memory_id)
             attempt = memory.attempts.get(memory_id) if record is None else None
             tried_first = memory.attempts.linked_to(memory_id) if record is not None else []
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     _damaged_note({k: v for k, v in memory.damaged.items() if k != memory_id})  # others, met on the way
     if attempt is not None:
         return show_attempt(attempt, as_json=as_json)
     _known(record, memory_id, memory.damaged)
     if as_json:
-        return _print_json({**record.model_dump(mode="json"),
+        return print_json({**record.model_dump(mode="json"),
                             "tried_first": [a.model_dump(mode="json") for a in tried_first]})
     for key, value in record.model_dump(mode="json", exclude={"confirmations", "not_replayable"}).items():
         console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup
@@ -202,12 +201,12 @@ def memory_delete(ctx: typer.Context, memory_id: str) -> None:
     from astra_memory.backends.memory_only import open_memory
 
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             deleted = memory.delete(memory_id) or memory.attempts.delete(memory_id)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if not deleted:
-        _fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
+        fail(f"no record {memory_id!r}; `astra-memory memory list` shows the ids", EXIT_USAGE)
     console.print(f"deleted {memory_id}", markup=False, highlight=False)
 
 
@@ -218,9 +217,9 @@ def memory_export(ctx: typer.Context, path: Path) -> None:
 
     count = 0
     if not path.parent.is_dir():
-        _fail(f"cannot export to {path}: the folder {path.parent} does not exist (create it first)")
+        fail(f"cannot export to {path}: the folder {path.parent} does not exist (create it first)")
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory, open(path, "w", encoding="utf-8") as out:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory, open(path, "w", encoding="utf-8") as out:
             for record in memory.iter_records():
                 out.write(record.model_dump_json() + "\n")
                 count += 1
@@ -229,7 +228,7 @@ def memory_export(ctx: typer.Context, path: Path) -> None:
                 out.write(attempt.model_dump_json() + "\n")
                 tried += 1
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     _damaged_note(memory.damaged)  # not exported: a damaged row would be refused by the import
     console.print(f"exported {count} record(s) and {tried} failed attempt(s) to {path}", markup=False,
                   highlight=False)
@@ -242,14 +241,14 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
     from astra_memory.stores.transfer import import_file
 
     if not path.is_file():
-        _fail(f"{path} is not a file")
+        fail(f"{path} is not a file")
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             report = import_file(memory, path)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        return _print_json({"imported": report.records, "new": report.records - report.merged_with_existing,
+        return print_json({"imported": report.records, "new": report.records - report.merged_with_existing,
                             "already_there": report.merged_with_existing, "attempts": report.attempts})
     there = report.merged_with_existing
     new = f"imported {report.records - there} new record(s)" + (
@@ -275,13 +274,13 @@ def memory_smoke(ctx: typer.Context, as_json: JsonOpt = False) -> None:
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
     try:
-        with open_memory(_settings(ctx), namespace=_namespace(ctx)) as memory:
+        with open_memory(settings_of(ctx), namespace=_namespace(ctx)) as memory:
             memory.put_record(record)
             steps.append({"step": "store", "ok": memory.get(record.memory_id) is not None})
             hits = memory.search_codebase_memory(symptom, top_k=10, min_score=-1.0)
             steps.append({"step": "search", "ok": any(h.record.memory_id == record.memory_id for h in hits)})
             child = subprocess.run([sys.executable, "-m", "astra_memory", "memory", "show", record.memory_id, "--json"],
-                                   capture_output=True, text=True, env={**os.environ, **_child_env(ctx)}, timeout=300)
+                                   capture_output=True, text=True, env={**os.environ, **child_env(ctx)}, timeout=300)
             persisted = child.returncode == 0 and json.loads(child.stdout or "{}").get("memory_id") == record.memory_id
             steps.append({"step": "read back in a separate process", "ok": persisted})
             steps.append({"step": "delete", "ok": memory.delete(record.memory_id)})
@@ -289,10 +288,10 @@ def memory_smoke(ctx: typer.Context, as_json: JsonOpt = False) -> None:
             gone = memory.get(record.memory_id) is None and all(h.record.memory_id != record.memory_id for h in hits)
             steps.append({"step": "gone from get and search", "ok": gone})
     except AstraError as exc:
-        _fail(str(exc), EXIT_FAILED)
+        fail(str(exc), EXIT_FAILED)
     ok = all(s["ok"] for s in steps)
     if as_json:
-        _print_json({"ok": ok, "memory_id": record.memory_id, "steps": steps})
+        print_json({"ok": ok, "memory_id": record.memory_id, "steps": steps})
     else:
         for s in steps:
             console.print(("[green]ok[/green]  " if s["ok"] else "[red]FAIL[/red] ") + s["step"])
@@ -318,9 +317,9 @@ def memory_migrate(
     from astra_memory.stores.namespaces import namespace_for
     from astra_memory.stores.upgrade import upgrade_memory
 
-    settings = _settings(ctx)
+    settings = settings_of(ctx)
     if (source is None) != (destination is None):
-        _fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
+        fail("give both --from and --to (copy between backends), or neither (upgrade this memory in place)")
     report = None
     try:
         if source is None:
@@ -333,11 +332,11 @@ def memory_migrate(
             with open_memory_store(destination, embeddings, setting="--to") as opened:
                 upgrade = upgrade_memory(FixMemory(opened.store, namespace=where))
     except MigrationError as exc:
-        _fail(str(exc), EXIT_FAILED)
+        fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
-        return _print_json({**(report.to_dict() if report else {}), "upgrade": upgrade.to_dict()})
+        return print_json({**(report.to_dict() if report else {}), "upgrade": upgrade.to_dict()})
     if report is not None:
         console.print(f"migrated {report.records} record(s) from {report.source} to {report.destination}: "
                       f"{report.vectors_copied} vector(s) copied, {report.re_embedded} re-embedded; "

@@ -19,7 +19,6 @@ import typer
 
 from astra_memory.context import KNOBS, option_help
 
-
 # What --help shows after a flag: nothing for a switch (typer's default says `<bool>` for every one).
 METAVARS = {bool: "", int: "N", float: "NUM", str: "TEXT"}
 

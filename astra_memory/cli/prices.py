@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from astra_memory.cli.common import JsonOpt, _fail, _print_json, console, err, print_table
+from astra_memory.cli.common import JsonOpt, console, err, fail, print_json, print_table
 from astra_memory.errors import AstraError
 
 TIER_ROWS = (("auto/default", None), ("flex", "flex"), ("fast (priority)", "fast"))
@@ -121,12 +121,12 @@ def prices(model: Annotated[Optional[str], typer.Argument(
             price_for(model, today=today, table=table)  # raises the guard's own refusal, with close names
         effective = _effective(model) if entry is not None else None
     except AstraError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     info = _table_info(table, today)
     if as_json:
         if entry is not None:
-            return _print_json({"table": info, **_model_info(entry, today), "this_environment": effective})
-        return _print_json({"table": info, "models": {
+            return print_json({"table": info, **_model_info(entry, today), "this_environment": effective})
+        return print_json({"table": info, "models": {
             name: _model_info(m, today) for name, m in table.models.items() if show_all or not m.shut_down(today)}})
 
     console.print(f"Prices: {table.describe_source()} ({info['age_days']} days ago)", highlight=False)

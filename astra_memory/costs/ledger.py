@@ -277,7 +277,7 @@ class SqliteCostLedger:
         with self._lock:
             cursor = self._conn.execute(query, (thread_id,) if thread_id else ())
             names = [d[0] for d in cursor.description]
-            return [dict(zip(names, row)) for row in cursor.fetchall()]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
 @contextmanager

@@ -19,8 +19,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, convert_to_openai_messages
 
-from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.models.untrusted import DROPPED_KEY
+from astra_memory.redact import REDACTED, scrub, scrub_data
 
 TRANSCRIPT_FILE = "transcript.jsonl"
 MIN_SECRET_LENGTH = 8  # shorter values (e.g. "ollama") are placeholders, and replacing them would mangle text

@@ -27,8 +27,8 @@ from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.state import AgentState, EditInfo
 from astra_memory.stores.attempt_record import AttemptEnd, AttemptRecord
-from astra_memory.testrun.tested_state import tested_state
 from astra_memory.testrun.symptoms import Failure, symptom_query
+from astra_memory.testrun.tested_state import tested_state
 from astra_memory.workspace.files import Workspace
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from itertools import pairwise
 from pathlib import Path
 
 from langgraph.runtime import Runtime
@@ -70,7 +71,7 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
         why = workspace.protected.why(rel)
         if why:
             raise NotTheSessionsEdits(f"the session edited {why}")
-        for earlier, later in zip(edits, edits[1:]):
+        for earlier, later in pairwise(edits):
             if later["before_sha256"] != earlier["after_sha256"]:
                 raise NotTheSessionsEdits(f"{rel} changed between two of the session's edits, by something else")
         original = pristine / rel

@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import (
     fix_memory,
     refuse_call,
@@ -29,7 +30,6 @@ from astra_memory.nodes.common import (
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_memory
 from astra_memory.state import AgentState, DiagnosisResult, memory_result
-from astra_memory.models.untrusted import quoted
 from astra_memory.stores.format import format_hits
 from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.stores.record import diagnosis_text

@@ -20,7 +20,6 @@ from astra_memory.stores.format import format_attempts, format_hits
 from astra_memory.stores.lifecycle import stale_notes
 from astra_memory.testrun.symptoms import Failure, symptom_query
 
-
 FAILURE_CHARS = 4_000  # each text of the observed failure (message, traceback excerpt)
 
 

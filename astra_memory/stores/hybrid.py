@@ -95,7 +95,7 @@ def fused_scores(cosines: Sequence[float], lexical: Sequence[float], weight: flo
     if len(cosines) < MIN_LEXICAL_POOL:
         return list(cosines)
     best = max(lexical, default=0.0)
-    return [weight * c + (1 - weight) * (x / best if best > 0 else 0.0) for c, x in zip(cosines, lexical)]
+    return [weight * c + (1 - weight) * (x / best if best > 0 else 0.0) for c, x in zip(cosines, lexical, strict=True)]
 
 
 def hybrid_ranking(query: str, texts: Sequence[str], cosines: Sequence[float]) -> tuple[list[int], list[float]]:

@@ -64,12 +64,12 @@ def stale_notes(hits: list[MemoryHit], workspace: str | Path, project_id: str) -
                 path = (root / rel)
                 try:
                     inside = path.resolve().is_relative_to(root.resolve()) and path.is_file()
-                    hashed[rel] = {_line_hash(l) for l in path.read_text(encoding="utf-8", errors="replace")
+                    hashed[rel] = {_line_hash(line) for line in path.read_text(encoding="utf-8", errors="replace")
                                    .splitlines()} if inside else None
                 except OSError:
                     hashed[rel] = None
             present = hashed[rel]
-            if present is None or any(_line_hash(l) not in present for l in lines if l.strip()):
+            if present is None or any(_line_hash(line) not in present for line in lines if line.strip()):
                 notes[record.memory_id] = f"stale: {rel} changed since {record.updated_at.date().isoformat()}"
                 break
     return notes

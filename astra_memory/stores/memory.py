@@ -166,7 +166,7 @@ class FixMemory:
         if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)
             order, scores = hybrid_ranking(query, [lexical_text(item.value, against) for item in items], cosines)
             items, cosines, fused = [items[i] for i in order], [cosines[i] for i in order], [scores[i] for i in order]
-        ranked = list(zip(items, cosines, fused))
+        ranked = list(zip(items, cosines, fused, strict=True))
         if self.evidence != "off" and (project_id or self.evidence == "all"):
             order = evidence_order([item.value for item, _, _ in ranked],
                                    project_id=None if self.evidence == "all" else project_id)

@@ -161,7 +161,7 @@ class OnnxMiniLM:
             mask = feed["attention_mask"][..., None].astype(np.float32)
             pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
             pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-            for i, row in zip(chunk, pooled):
+            for i, row in zip(chunk, pooled, strict=True):
                 rows[i] = row
         return np.stack(rows)
 

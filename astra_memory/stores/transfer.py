@@ -150,7 +150,7 @@ def import_file(memory: FixMemory, path: Path) -> ImportReport:
         existing = memory.store.batch([GetOp(memory.namespace, r.memory_id) for r in records])
         found = [None if item is None else memory.record_of(item) for item in existing]  # damaged: written over
         merged = sum(1 for record in found if record is not None)
-        records = [r if old is None else _merge_import(old, r) for old, r in zip(found, records)]
+        records = [r if old is None else _merge_import(old, r) for old, r in zip(found, records, strict=True)]
         memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=list(FIX_INDEX))
                             for r in records])
     return ImportReport(lines=lines, records=len(records), duplicate_lines=lines - len(records) - attempt_count,

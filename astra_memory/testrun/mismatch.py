@@ -48,7 +48,9 @@ def _strings(a: str, b: str) -> list[str]:
         return [f"differ only in {edge}"]
     if "".join(a.split()) == "".join(b.split()):
         return ["differ only in whitespace"]
-    fold = lambda s: "".join(c for c in unicodedata.normalize("NFKD", s.casefold()) if c.isalnum())
+    def fold(s: str) -> str:
+        return "".join(c for c in unicodedata.normalize("NFKD", s.casefold()) if c.isalnum())
+
     if fold(a) == fold(b):
         return ["differ only in punctuation, separators or accents"]
     if a and b and (a.startswith(b) or b.startswith(a) or a.endswith(b) or b.endswith(a)):
@@ -78,7 +80,7 @@ def _sequences(a, b) -> list[str]:
     if sorted(map(repr, a)) == sorted(map(repr, b)):
         return ["same items in a different order"]
     words = []
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         if x != y:
             words = describe(x, y)
             break

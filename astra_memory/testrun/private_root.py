@@ -113,7 +113,9 @@ def _libc():
 
 
 def _mount(libc, source, target: str, fstype, flags: int, data: bytes | None = None) -> None:
-    enc = (lambda v: None if v is None else os.fsencode(v))
+    def enc(v):
+        return None if v is None else os.fsencode(v)
+
     if libc.mount(enc(source), enc(target), enc(fstype), flags, data) != 0:
         errno = ctypes.get_errno()
         raise OSError(errno, f"mounting {target}: {os.strerror(errno)}")

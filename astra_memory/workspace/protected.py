@@ -50,13 +50,13 @@ from pathlib import Path, PurePosixPath
 
 from astra_memory.errors import WorkspaceError
 from astra_memory.workspace import doctests
-from astra_memory.workspace.machinery_refs import machinery_files
 from astra_memory.workspace.confined import (
     is_git_name,
     open_dir,
     open_regular,
     read_bounded,
 )
+from astra_memory.workspace.machinery_refs import machinery_files
 
 DEFAULT_DECLARED = ("tests",)
 MACHINERY_NAMES = frozenset({
