@@ -4,7 +4,8 @@ they decide whether the tests pass, so workspace/protected.py makes them read-on
 - **pytest plugins**: the modules pytest imports as plugins before any test runs, named by
   ``-p NAME`` in the test command or in the project's ``addopts``, by ``pytest_plugins`` in a
   ``conftest.py``, or by the project's own ``pytest11`` entry points (``pyproject.toml``,
-  ``setup.cfg``), which an editable install of the project loads into every run. ``-p
+  ``setup.cfg``, or the ``entry_points.txt`` of a ``*.egg-info`` / ``*.dist-info`` folder in the
+  project), which an editable install of the project loads into every run. ``-p
   app.plugin`` names ``app/plugin.py`` (or the package ``app/plugin/``), under the project folder
   or its ``src/``. A plugin's hooks can answer every test as passed with its id unchanged, so its
   module is machinery even when it lives beside the source.
@@ -130,6 +131,27 @@ def _config_plugins(root: Path) -> list[str]:
     entry_points = ((project.get("project") or {}).get("entry-points") or {}).get("pytest11") or {}
     if isinstance(entry_points, dict):
         names += [str(v).partition(":")[0].strip() for v in entry_points.values()]
+    return names + _metadata_plugins(root)
+
+
+def _metadata_plugins(root: Path) -> list[str]:
+    """``pytest11`` entry points of installed package metadata in the project folder (``*.egg-info``,
+    ``*.dist-info``, left by ``pip install -e .``): on ``sys.path``, pytest loads them."""
+    names: list[str] = []
+    try:
+        folders = [p for p in root.iterdir() if p.name.endswith((".egg-info", ".dist-info")) and p.is_dir()]
+        folders += [p for p in (root / "src").iterdir() if p.name.endswith((".egg-info", ".dist-info"))] if (
+            root / "src").is_dir() else []
+    except OSError:
+        return names
+    for folder in folders[:20]:
+        parser = configparser.ConfigParser(interpolation=None, strict=False, delimiters=("=",))
+        try:
+            parser.read_string(_read(folder / "entry_points.txt") or "")
+        except configparser.Error:
+            continue
+        if parser.has_section("pytest11"):
+            names += [v.partition(":")[0].strip() for v in parser["pytest11"].values()]
     return names
 
 

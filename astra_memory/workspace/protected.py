@@ -24,7 +24,10 @@ to the agent, at any depth of the workspace:
 - ``sitecustomize.py`` / ``usercustomize.py``: the test command runs with the workspace on
   ``PYTHONPATH``, so Python imports them into every test process;
 - installed environments (``.venv``, ``venv``, ``node_modules``, ``.tox``, ``.nox``, any
-  ``site-packages``): editing pytest itself is editing the machinery;
+  ``site-packages``): editing pytest itself is editing the machinery; and installed package
+  metadata (any ``*.egg-info/`` or ``*.dist-info/`` folder, which ``pip install -e .`` leaves in a
+  project): with the project on ``sys.path``, its ``entry_points.txt`` can register a ``pytest11``
+  plugin that pytest loads into every run;
 - every file the test command names that lives in the workspace (``bash run_tests.sh``,
   ``python tests/run.py``, ``pytest -c ci/pytest.ini``): the command's own script;
 - every file that names in turn (a script's own scripts, ``python -m NAME``), and every module
@@ -45,7 +48,7 @@ import os
 import shlex
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from astra_memory.errors import WorkspaceError
@@ -67,6 +70,7 @@ MACHINERY_NAMES = frozenset({
 })
 
 ENVIRONMENT_DIRS = frozenset({".venv", "venv", "node_modules", ".tox", ".nox"})
+PACKAGE_METADATA = (".egg-info", ".dist-info")  # pip install -e . leaves one in the project; on sys.path it is read
 TEST_DIRS = frozenset({"test", "tests"})
 TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "tests.py")  # pytest's defaults, and Django's tests.py
 # Where pytest reads ``python_files`` / ``testpaths``, in the order it looks: (file, section).
@@ -223,6 +227,7 @@ class ProtectedPaths:
     config: str = ""  # the file both came from
     doctest_files: tuple[str, ...] = ()  # source files whose doctests ran at observe: their examples are tests
     machinery: tuple[str, ...] = ()  # plugins and the files the command's scripts run (machinery_refs.py)
+    linked: tuple[str, ...] = ()  # what a protected symlink of the workspace points at (a file or a folder)
 
     @classmethod
     def of(cls, declared: Iterable[str] | None, *, workspace: str | Path | None = None,
@@ -236,8 +241,11 @@ class ProtectedPaths:
         files, paths, config = collection_config(root) if root is not None else ((), (), "")
         test_ids = tuple(test_ids)
         machinery = machinery_files(root, test_command) if root is not None else ()
-        return cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config,
+        rule = cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config,
                    doctest_files_of_test_ids(test_ids), tuple(m for m in machinery if m not in scripts))
+        roots = dict.fromkeys(Path(r) for r in (workspace, root) if r is not None)
+        linked = tuple(dict.fromkeys(t for r in roots for t in _protected_link_targets(Path(r), rule)))
+        return replace(rule, linked=linked) if linked else rule
 
     def why(self, rel: str) -> str | None:
         """Why the workspace-relative path ``rel`` is protected, or None when the agent may edit it."""
@@ -250,6 +258,10 @@ class ProtectedPaths:
         environment = next((p for p in parts[:-1] if p in ENVIRONMENT_DIRS or p == "site-packages"), None)
         if environment:
             return f"{rel} is inside an installed environment ({environment}/), which runs the tests"
+        metadata = next((p for p in parts[:-1] if p.endswith(PACKAGE_METADATA)), None)
+        if metadata:
+            return (f"{rel} is installed package metadata ({metadata}/): its entry points load pytest plugins "
+                    "into every test run")
         name = PurePosixPath(folded).name
         if name in MACHINERY_NAMES:
             return f"{rel} is test machinery ({name} decides whether tests pass)"
@@ -266,6 +278,8 @@ class ProtectedPaths:
             return f"{rel} holds tests pytest collected when the session started"
         if rel in self.command_files:
             return f"{rel} is named by the test command, so it decides whether tests pass"
+        if any(folded == t.casefold() or folded.startswith(t.casefold() + "/") for t in self.linked):
+            return f"{rel} is what a protected path of the workspace links to (a symlink), so it is protected too"
         if folded in (m.casefold() for m in self.machinery):
             return (f"{rel} is test machinery: a pytest plugin of the project, or a file the test command's "
                     "scripts run")
@@ -296,6 +310,37 @@ class ProtectedPaths:
 
     def __contains__(self, rel: str) -> bool:
         return self.why(rel) is not None
+
+
+MAX_WALKED = 20_000  # entries looked at for symlinks: a huge tree is not walked whole
+
+
+def _protected_link_targets(root: Path, rule: ProtectedPaths) -> list[str]:
+    """Where the protected symlinks under ``root`` point, inside it (``tests/test_calc.py ->
+    ../checks/spec_impl.py``: pytest runs the target's bytes, so editing the target edits the test)."""
+    try:
+        root = root.resolve()
+    except OSError:
+        return []
+    found: list[str] = []
+    walked = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in ENVIRONMENT_DIRS and not is_git_name(d) and d != "__pycache__"]
+        for name in [*dirs, *files]:
+            walked += 1
+            path = Path(folder) / name
+            if walked > MAX_WALKED:
+                return found
+            if not path.is_symlink():
+                continue
+            rel = path.relative_to(root).as_posix()
+            try:
+                target = path.resolve()
+            except (OSError, RuntimeError):
+                continue
+            if target != root and root in target.parents and rule.why(rel) is not None:
+                found.append(target.relative_to(root).as_posix())
+    return found
 
 
 def checked_protect(workspace: str | Path, paths: Iterable[object]) -> list[str]:
