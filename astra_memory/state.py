@@ -103,6 +103,7 @@ class RunRecord(TypedDict):
     # position (testrun/id_slots.py); such a run is not a failed attempt
     inconclusive: NotRequired[str | None]
     slots: NotRequired[dict[str, str]]  # observe only: parametrized id -> function and parameter position
+    doctests: NotRequired[dict[str, str]]  # observe only: doctest id -> digest of its examples as collected
     unstable_ids: NotRequired[list[str]]  # observe only: functions whose ids differed between two collections
 
 

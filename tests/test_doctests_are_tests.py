@@ -82,6 +82,29 @@ def test_the_source_beside_a_doctest_stays_editable(agent, settings, tmp_path):
     assert [e["path"] for e in final["edits"]] == ["app/calc.py"] and "4\n" in (proj / "app" / "calc.py").read_text()
 
 
+REWRITE_AT_IMPORT = call("apply_edit", path="app/__init__.py", old_text="", new_text=(
+    "from app import calc\n\ncalc.add.__doc__ = calc.add.__doc__.replace('>>> add(2, 2)\\n    4', "
+    "'>>> add(2, 2)\\n    0')\n"))
+
+
+def test_a_doctest_rewritten_when_the_code_runs_is_not_the_test_that_ran_at_observe(agent, settings, tmp_path):
+    """Outside round 4, case 02: no doctest text is edited; app/__init__.py sets add's docstring at import,
+    so pytest collects a doctest that expects the buggy value. Each doctest's examples are recorded as
+    collected (our plugin), and a run whose examples differ from observe's is no pass."""
+    proj = _project(tmp_path / "doctest-at-import")
+    (proj / "app" / "__init__.py").write_text("# the calculator\n")
+    edit = {**REWRITE_AT_IMPORT, "args": {**REWRITE_AT_IMPORT["args"], "old_text": "# the calculator\n",
+                                          "new_text": "# the calculator\n" + REWRITE_AT_IMPORT["args"]["new_text"]}}
+    task = {**workspace_task(proj, COMMAND, settings, "doctest-at-import"), "script": [DIAGNOSIS, edit, FINISH],
+            "approve_edits": False}
+    final = start_session(agent, task)
+    assert final["test_runs"][0]["doctests"][DOCTEST]  # observe recorded the examples it ran
+    assert final["status"] != "fixed" and final.get("stored_memory_id") is None and agent.memory.count() == 0
+    test = next(r for r in final["test_runs"] if r["phase"] == "test")
+    assert f"doctests whose examples are not those of observe (changed when the code ran): {DOCTEST}" in (
+        test["outcome"]), test["outcome"]
+
+
 # -- the rule, and where else it is asked ------------------------------------------------------------
 
 RULE = ProtectedPaths.of(["tests"], test_ids=[DOCTEST, "tests/test_mul.py::test_mul", "docs/usage.txt::usage.txt"])

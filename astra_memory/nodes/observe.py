@@ -64,6 +64,8 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
                     env=task.get("test_env"), environment=environment)
     record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
     record["environment"] = environment.to_record()
+    if run.doctests:
+        record["doctests"] = run.doctests  # what each doctest's examples were: later runs must run the same
     failing = sorted(t for t, o in run.tests.items() if o in FAILING)
     slots = failing_slots(run.slots, failing)
     if slots and not run.passed:  # is a failing parametrized test's id the same in another process?

@@ -103,9 +103,12 @@ class _Recorder:
             config.hook.pytest_deselected(items=dropped)
 
     def pytest_collection_finish(self, session):
-        # each parametrized item's slot: its function and its parameters' indices (testrun/id_slots.py)
+        # each parametrized item's slot: its function and its parameters' indices (testrun/id_slots.py);
+        # each doctest's examples as collected (a docstring rewritten at import changes them)
         self.write(e="collected", slots=[[item.nodeid, slot] for item in session.items
-                                         for slot in [_slot(item)] if slot])
+                                         for slot in [_slot(item)] if slot],
+                   doctests=[[item.nodeid, digest] for item in session.items
+                             for digest in [_examples_digest(item)] if digest])
 
     def pytest_deselected(self, items):
         self.write(e="deselected", ids=[item.nodeid for item in items])
@@ -121,6 +124,16 @@ class _Recorder:
     def pytest_unconfigure(self, config):
         if _ACTIVE and _ACTIVE[0] is self:
             _ACTIVE.clear()
+
+
+def _examples_digest(item):
+    """The SHA-256 of a doctest item's examples (source, expected output, expected exception), or None."""
+    examples = getattr(getattr(item, "dtest", None), "examples", None)
+    if not isinstance(examples, list):
+        return None
+    text = json.dumps([[getattr(e, "source", None), getattr(e, "want", None), getattr(e, "exc_msg", None)]
+                       for e in examples], default=str)
+    return hashlib.sha256(text.encode("utf-8", errors="replace")).hexdigest()
 
 
 def _slot(item):

@@ -226,6 +226,7 @@ class Results:
     exit_statuses: list[int] = field(default_factory=list)
     damaged_lines: int = 0
     slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> its slot (testrun/id_slots.py)
+    doctests: dict[str, str] = field(default_factory=dict)  # doctest id -> digest of its examples as collected
     selected: bool = False  # we ran a selection of the tests (``only``): the rest is left out on purpose
 
     def failing(self) -> list[str]:
@@ -299,6 +300,9 @@ def parse_results(lines: list[bytes | None]) -> Results:
             for item in record.get("slots") or []:
                 if isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item):
                     results.slots[item[0]] = item[1]
+            for item in record.get("doctests") or []:
+                if isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item):
+                    results.doctests[item[0]] = item[1]
         elif kind == "deselected":
             ids = [str(i) for i in record.get("ids") or []]
             results.deselected.extend(ids)
@@ -325,6 +329,7 @@ class Baseline:
     environment: Any = None  # manifest.Environment, or None when observe recorded none
     slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> slot, at observe
     unstable: list[str] = field(default_factory=list)  # functions whose ids differed between observe's collections
+    doctests: dict[str, str] = field(default_factory=dict)  # doctest id -> digest of its examples, at observe
 
     @property
     def failing(self) -> list[str]:
@@ -342,7 +347,8 @@ def observed(state: dict) -> Baseline | None:
             return Baseline(evidence=run["evidence"], tests=dict(run.get("tests") or {}),
                             complete=bool(run.get("results_complete")),
                             environment=Environment.from_record(record) if record else None,
-                            slots=dict(run.get("slots") or {}), unstable=list(run.get("unstable_ids") or []))
+                            slots=dict(run.get("slots") or {}), unstable=list(run.get("unstable_ids") or []),
+                            doctests=dict(run.get("doctests") or {}))
     return None
 
 
@@ -453,6 +459,10 @@ def judge(*, command: str, exit_code: int, ending: str, results: Results | None,
         new_failures = [t for t in failing_now if t not in became]
         if new_failures:
             findings.append(f"failing now: {_ids(new_failures)}")
+        rewritten = sorted(t for t, d in baseline.doctests.items() if results.doctests.get(t, d) != d)
+        if rewritten:  # the test is what ran at observe, or it is another test (a docstring set at import)
+            findings.append(f"doctests whose examples are not those of observe (changed when the code ran): "
+                            f"{_ids(rewritten)}")
         off = [t for t in was_passing if tests.get(t) in ("skipped", "xfailed")]
         if off:
             findings.append(f"passed at observe, now skipped: {_ids(off)}")

@@ -72,6 +72,7 @@ class TestRun:
     environment_changes: list[str] = field(default_factory=list)  # paths changed since observe
     inconclusive: str | None = None  # not a pass, but not a failure either (results.Verdict.inconclusive)
     slots: dict[str, str] = field(default_factory=dict)  # parametrized id -> slot (testrun/id_slots.py)
+    doctests: dict[str, str] = field(default_factory=dict)  # doctest id -> digest of its examples (results.py)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -269,4 +270,5 @@ def _judged(command: str, exit_code: int, output: str, duration_s: float, ending
         environment_changes=list(changes or []),
         inconclusive=verdict.inconclusive if ending == "exited" else None,
         slots=dict(results.slots) if results is not None else {},
+        doctests=dict(results.doctests) if results is not None else {},
     )
