@@ -5,12 +5,17 @@ the process (an ``object()`` repr, an ``id()``, the order of a set holding ``Non
 varies per process in Python 3.11 even with ``PYTHONHASHSEED=0``) gives ids that differ between
 two runs of the same, unchanged tests. Judged by id alone, a correct fix of such a test is "not
 run now". So each collected item also has a *slot* (our pytest plugin records it): its test
-function's node id and the indices of its parameters (``tests/t.py::test_f#value=2``).
+function's node id, the indices of its parameters and a digest of their values as they are in
+every process (``tests/t.py::test_f#value=2~3f9a...``: an object's attributes, not its address).
 
-Ids are translated by slot when, and only when, the instability is shown: the same function's
-ids differ between the run judged and observe's run (or between observe's two collections,
-testrun/second_collection.py, which says so in the outcome). A function whose ids are the same
-is judged by id, even if its slots moved. The outcome names every function matched this way.
+Ids are translated by slot when, and only when, the instability is shown on unchanged code: the
+function's ids differed between observe's two collections (testrun/second_collection.py, which
+says so in the outcome), and they differ between observe's run and the run judged. Ids that
+differ only after the session's edits are the edits' doing (a case of the source's data swapped
+for another), never translated: such a test is not run now. A slot matches only the same values
+at the same position, so a swapped case is not the test that failed at observe either. A function
+whose ids are the same is judged by id, even if its slots moved. The outcome names every function
+matched this way.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ def translate(tests: Mapping[str, str], now_slots: Mapping[str, str], observed_s
               unstable_at_observe: Iterable[str] = ()) -> tuple[dict[str, str], list[str]]:
     """``tests`` (id -> outcome of the run judged) with the ids of every function whose ids differ from
     observe's renamed to observe's id of the same slot; and the outcome's note naming them."""
-    functions = differing_functions(observed_slots, now_slots)
+    shown = set(unstable_at_observe)
+    functions = [f for f in differing_functions(observed_slots, now_slots) if f in shown]
     if not functions:
         return dict(tests), []
     wanted = set(functions)
@@ -53,8 +59,7 @@ def translate(tests: Mapping[str, str], now_slots: Mapping[str, str], observed_s
     translated: dict[str, str] = {}
     for test_id, outcome in tests.items():
         translated[renamed.get(test_id, test_id)] = outcome
-    shown = set(unstable_at_observe)
-    where = [f"{f} (also between observe's two collections)" if f in shown else f for f in functions]
+    where = [f"{f} (also between observe's two collections)" for f in functions]
     note = (f"parametrized ids that differ between runs matched by test function and parameter position "
             f"({len(renamed)} tests): {', '.join(where[:3])}" + (f" and {len(where) - 3} more" if len(where) > 3 else ""))
     return translated, [note]

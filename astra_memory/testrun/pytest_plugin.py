@@ -136,14 +136,53 @@ def _examples_digest(item):
     return hashlib.sha256(text.encode("utf-8", errors="replace")).hexdigest()
 
 
+_SCALARS = (type(None), bool, int, float, complex, str, bytes)
+
+
+def _canon(value, depth=0):
+    """A text of ``value`` that is the same in every process: what it holds, not where it lives (an
+    object's attributes, not its default repr with an address; a set's members sorted)."""
+    if isinstance(value, _SCALARS):
+        return repr(value)
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if depth > 4:
+        return kind
+    if isinstance(value, (list, tuple)):
+        return kind + "(" + ",".join(_canon(v, depth + 1) for v in list(value)[:100]) + ")"
+    if isinstance(value, (set, frozenset)):
+        return kind + "{" + ",".join(sorted(_canon(v, depth + 1) for v in list(value)[:100])) + "}"
+    if isinstance(value, dict):
+        pairs = sorted(f"{_canon(k, depth + 1)}:{_canon(v, depth + 1)}" for k, v in list(value.items())[:100])
+        return kind + "{" + ",".join(pairs) + "}"
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"{kind}:{getattr(value, '__module__', '')}.{value.__qualname__}"
+    attributes = getattr(value, "__dict__", None)
+    if isinstance(attributes, dict):
+        return kind + "(" + _canon(dict(attributes), depth + 1) + ")"
+    return kind
+
+
+def _values(params):
+    try:
+        text = _canon(dict(params))
+    except Exception:  # a value that cannot be looked at: its type names it  # noqa: BLE001
+        text = ",".join(f"{k}:{type(v).__qualname__}" for k, v in sorted(params.items()))
+    return hashlib.sha256(text.encode("utf-8", errors="replace")).hexdigest()[:16]
+
+
 def _slot(item):
-    """``<function's node id>#<argname>=<index>,...`` for a parametrized item, else None."""
-    indices = getattr(getattr(item, "callspec", None), "indices", None)
+    """``<function's node id>#<argname>=<index>,...~<values>`` for a parametrized item, else None:
+    ``values`` is a digest of its parameters' values as they are in every process (``_canon``), so a
+    slot whose values were swapped for another case's is another slot."""
+    callspec = getattr(item, "callspec", None)
+    indices = getattr(callspec, "indices", None)
     name, original = getattr(item, "name", ""), getattr(item, "originalname", None)
     if not isinstance(indices, dict) or not indices or not original or not item.nodeid.endswith(name):
         return None
     function = item.nodeid[:len(item.nodeid) - len(name)] + original
-    return function + "#" + ",".join(f"{key}={indices[key]}" for key in sorted(indices))
+    params = getattr(callspec, "params", None)
+    values = _values(params) if isinstance(params, dict) else "-"
+    return function + "#" + ",".join(f"{key}={indices[key]}" for key in sorted(indices)) + "~" + values
 
 
 def pytest_configure(config):
