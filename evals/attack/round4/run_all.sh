@@ -3,5 +3,5 @@
 cd "$(dirname "$0")"
 for d in cases/*/; do
   printf '%s: ' "$(basename "$d")"
-  timeout 400 "$(dirname "$0")/../../../.venv/bin/python" "$d/run.py" 2>&1 | grep -E '^(BROKEN|HELD):' | tail -1
+  timeout 400 ../../../.venv/bin/python "$d/run.py" 2>&1 | grep -E '^(BROKEN|HELD):' | tail -1
 done
