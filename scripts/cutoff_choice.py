@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from astra_memory.bench.cases import DEV_EXTRA_CASES, SHIPPED_CASES, load_cases  # noqa: E402
+from astra_memory.bench.query_cases import DEV_EXTRA_CASES, SHIPPED_CASES, load_cases  # noqa: E402
 from astra_memory.bench.retrieval import (  # noqa: E402
     left_out,
     record_diagnoses,

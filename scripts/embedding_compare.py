@@ -47,8 +47,8 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 from langchain_core.embeddings import Embeddings
 
 import astra_memory.stores.sqlite as sqlite_store
-from astra_memory.bench.cases import default_case_sets
 from astra_memory.bench.common import percentile
+from astra_memory.bench.query_cases import default_case_sets
 from astra_memory.bench.retrieval import (
     SESSION_TOP_K,
     delivered_metrics,

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from astra_memory.bench.cases import SHIPPED_CASES  # noqa: E402
 from astra_memory.bench.corpus import solve_all  # noqa: E402
+from astra_memory.bench.query_cases import SHIPPED_CASES  # noqa: E402
 from astra_memory.scenarios import list_scenarios  # noqa: E402
 from astra_memory.testrun.symptoms import parse_failure  # noqa: E402
 

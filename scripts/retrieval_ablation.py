@@ -24,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from astra_memory.bench.cases import default_case_sets, load_cases  # noqa: E402
+from astra_memory.bench.query_cases import default_case_sets, load_cases  # noqa: E402
 from astra_memory.stores.embeddings import MiniLMEmbeddings  # noqa: E402
 from astra_memory.stores.hybrid import (  # noqa: E402
     CANDIDATE_POOL,

@@ -10,7 +10,7 @@ from collections import defaultdict
 import pytest
 from typer.testing import CliRunner
 
-from astra_memory.bench.cases import SHIPPED_CASES, CaseFileError, QueryCase, load_cases
+from astra_memory.bench.query_cases import SHIPPED_CASES, CaseFileError, QueryCase, load_cases
 from astra_memory.bench.retrieval import Ranked, metrics, suggest_min_score
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.scenarios import list_scenarios
@@ -136,7 +136,7 @@ def test_shipped_cases_product_beats_both_baselines(tmp_path, one_torch_thread):
 
 def test_a_diagnoses_file_feeds_the_second_search(tmp_path):
     """A diagnosis per query id is searched as the model's second search; a bad line names its line."""
-    from astra_memory.bench.cases import DEV_EXTRA_CASES, load_diagnoses
+    from astra_memory.bench.query_cases import DEV_EXTRA_CASES, load_diagnoses
     from astra_memory.bench.retrieval import run_retrieval
     from astra_memory.stores.embeddings import HashEmbeddings
 
@@ -172,7 +172,7 @@ def test_a_hand_written_diff_with_miscounted_hunks_is_recounted_keeping_its_chan
 
 
 def test_project_identity_counts_own_project_fixes_of_another_kind_ranked_first():
-    from astra_memory.bench.cases import CaseSet, QueryCase, RecordCase
+    from astra_memory.bench.query_cases import CaseSet, QueryCase, RecordCase
     from astra_memory.bench.retrieval import Ranked, project_identity
 
     def rec(rid, project):

@@ -268,7 +268,7 @@ def test_live_the_diagnosis_is_a_tool_call_on_the_wire_and_its_result_comes_back
 # -- the bench: what the model saw before its first edit (issue #26 part 4) ---------------------------
 
 def test_the_bench_reports_first_diagnosis_and_session_figures():
-    from astra_memory.bench.cases import QueryCase
+    from astra_memory.bench.query_cases import QueryCase
     from astra_memory.bench.retrieval import Ranked, searches
 
     queries = [QueryCase("q1", "", "", "", ["r1"]), QueryCase("q2", "", "", "", ["r2"]),
@@ -285,7 +285,7 @@ def test_the_bench_reports_first_diagnosis_and_session_figures():
 
 
 def test_the_bench_takes_each_sets_diagnoses_given_then_its_own_file_then_the_scenarios(tmp_path):
-    from astra_memory.bench.cases import DEV_EXTRA_CASES, SHIPPED_CASES, load_cases
+    from astra_memory.bench.query_cases import DEV_EXTRA_CASES, SHIPPED_CASES, load_cases
     from astra_memory.bench.retrieval import set_diagnoses, sidecar_diagnoses_path
 
     corpus = load_cases(SHIPPED_CASES)
@@ -301,7 +301,7 @@ def test_the_bench_takes_each_sets_diagnoses_given_then_its_own_file_then_the_sc
 
 
 def test_the_retrieval_report_shows_the_three_figures_per_set(tmp_path):
-    from astra_memory.bench.cases import DEV_EXTRA_CASES
+    from astra_memory.bench.query_cases import DEV_EXTRA_CASES
     from astra_memory.bench.report import write_retrieval_sets
     from astra_memory.bench.retrieval import run_retrieval_sets
     from astra_memory.stores.embeddings import HashEmbeddings

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from astra_memory.bench.cases import QueryCase
+from astra_memory.bench.query_cases import QueryCase
 from astra_memory.bench.retrieval import delivered_metrics
 from astra_memory.stores.hybrid import deliverable
 from astra_memory.testrun.mismatch import (

@@ -4,8 +4,8 @@ Real SqliteStore file and real PostgresStore; deterministic embeddings."""
 
 import pytest
 
-from astra_memory.bench.cases import load_cases
 from astra_memory.bench.evidence import confirm_again, run_history
+from astra_memory.bench.query_cases import load_cases
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.evidence import MAX_LIFT, evidence, lift
 from astra_memory.stores.format import format_hits

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import astra_memory
-from astra_memory.bench.cases import load_cases
+from astra_memory.bench.query_cases import load_cases
 from astra_memory.bench.retrieval import store_case_record
 from astra_memory.stores.embeddings import MiniLMEmbeddings, packaged_model_path
 from astra_memory.testrun.symptoms import parse_failure, symptom_query

@@ -165,7 +165,7 @@ def _fill(target, n: int) -> dict[str, str]:
 
 
 def _snapshot(target) -> tuple[dict, dict]:
-    from astra_memory.backends.copy import stored_vectors
+    from astra_memory.backends.migrate import stored_vectors
     from astra_memory.backends.open import open_memory_store
 
     with open_memory_store(target, HashEmbeddings(), setting="test") as opened:
@@ -178,7 +178,7 @@ def _snapshot(target) -> tuple[dict, dict]:
 
 
 def test_migrate_moves_records_ids_and_vectors_both_ways(pg_url, tmp_path):
-    from astra_memory.backends.copy import migrate
+    from astra_memory.backends.migrate import migrate
 
     source = tmp_path / "team.sqlite"
     _fill(source, 120)
@@ -221,7 +221,7 @@ def test_migrate_cli_then_the_team_reads_it_through_database_url(pg_url, tmp_pat
 
 
 def test_migrate_refusals_are_clear(pg_url, tmp_path):
-    from astra_memory.backends.copy import migrate
+    from astra_memory.backends.migrate import migrate
 
     with pytest.raises(ConfigurationError, match="no such memory file"):
         migrate(tmp_path / "nope.sqlite", pg_url, HashEmbeddings())

@@ -70,7 +70,7 @@ def _evals_folder(evals: Path | None) -> Path | None:
 def _case_sets(cases: list[Path] | None, folder: Path | None) -> dict[str, Path]:
     """The case files a bench runs side by side: ``--cases``, else the development sets (package
     data) and the blind sets of the evals folder (saying so when there is none)."""
-    from astra_memory.bench.cases import DEV_EXTRA_CASES, SHIPPED_CASES
+    from astra_memory.bench.query_cases import DEV_EXTRA_CASES, SHIPPED_CASES
 
     if cases:
         return _set_names(cases)
@@ -120,8 +120,8 @@ def retrieval(
 ) -> None:
     """Recall@1/@3, MRR and delivered precision: the product against the fix-only baseline and BM25,
     on each case set side by side; score calibration."""
-    from astra_memory.bench.cases import load_diagnoses
     from astra_memory.bench.common import make_progress, results_dir
+    from astra_memory.bench.query_cases import load_diagnoses
     from astra_memory.bench.report import SHORT, write_retrieval_sets
     from astra_memory.bench.retrieval import run_retrieval_sets
 

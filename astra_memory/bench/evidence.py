@@ -27,8 +27,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from astra_memory.bench.cases import CaseSet, QueryCase, load_cases
 from astra_memory.bench.common import machine_info, make_progress, write_json
+from astra_memory.bench.query_cases import CaseSet, QueryCase, load_cases
 from astra_memory.bench.report import _machine_line, md_table
 from astra_memory.bench.retrieval import (
     SEARCH_TOP_K,

@@ -16,7 +16,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import PutOp
 
-from astra_memory.bench.cases import SHIPPED_CASES, load_cases
+from astra_memory.bench.query_cases import SHIPPED_CASES, load_cases
 from astra_memory.scenarios import list_scenarios
 from astra_memory.stores.record import utc_now, validate_record
 from astra_memory.stores.sqlite import open_sqlite_store

@@ -46,14 +46,14 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
-from astra_memory.bench.cases import (
+from astra_memory.bench.common import machine_info, make_progress, percentile, stopwatch
+from astra_memory.bench.query_cases import (
     CaseSet,
     QueryCase,
     RecordCase,
     load_cases,
     load_diagnoses,
 )
-from astra_memory.bench.common import machine_info, make_progress, percentile, stopwatch
 from astra_memory.context import Context
 from astra_memory.nodes.diagnosis_search import diagnosis_query
 from astra_memory.scenarios import list_scenarios

@@ -309,8 +309,8 @@ def memory_migrate(
     """Without --from/--to: upgrade this memory in place (one record per fix, duplicates merged with
     their confirmations). With both: copy every record with its id and stored vector (not
     re-embedded) between backends, counts checked, then upgrade the destination."""
-    from astra_memory.backends.copy import MigrationError, migrate
     from astra_memory.backends.memory_only import open_memory
+    from astra_memory.backends.migrate import MigrationError, migrate
     from astra_memory.backends.open import open_memory_store
     from astra_memory.stores.embeddings import make_embeddings
     from astra_memory.stores.memory import FixMemory
