@@ -10,12 +10,18 @@ hits, diffs), the memory brief, test output and the task's free text.
 Two passes. First ``detect-secrets`` (secret_scanner.py: its shaped plugins and keyword detector, on
 the text in memory, no allowlist pragma honoured); then this module's table, for what it does not
 know: the body of a PEM key (its plugin finds the first line only), Hugging Face (``hf_``), Google
-(``AIza``), Vault (``hvs.``), age and DigitalOcean keys, bare ``KEY=value`` assignments, and the
-forms known by their context (secret_contexts.py: .netrc, .pgpass, ODBC ``Pwd=``, ``curl -u``,
-``mysql -p``, ``Authorization:`` and cookie headers, a Docker config's ``auth``, a URL's
-``?key=``). Each format has a row in tests/test_redact.py or tests/test_secret_contexts.py. A key
-glued to a name by an underscore (``test_sk-proj-...``, a test id that holds a key) is a key too
-(tests/test_redact_glued.py). Every pattern of the table is linear (bounded repeats, no nested
+(``AIza``; OAuth ``ya29.``, ``1//0`` and ``GOCSPX-``), Vault (``hvs.``), age and DigitalOcean keys,
+webhook URLs whose path is the token (Slack, Discord, Teams), a URL's userinfo (``scheme://user:pw@``,
+and ``scheme://key@host`` when the user is a key, as in a Sentry DSN), bare ``KEY=value``
+assignments, and the forms known by their context (secret_contexts.py: .netrc, .pgpass, ODBC ``Pwd=``,
+``curl -u``, ``mysql -p``, ``Authorization:`` and cookie headers, a Docker config's ``auth``, a URL's
+``?key=``, a long option naming a secret (``--token X``, ``--api-key X``, ``['--password', 'X']``)
+and the password options of tools that take one (``sshpass -p``, ``docker login -p``,
+``redis-cli -a``, ``ldapsearch -w``, ``keytool -storepass``...)). Each format has a row in
+tests/test_redact.py, tests/test_secret_contexts.py or tests/test_secret_forms.py (``SHAPED``, with
+the text that only looks like one). A key glued to a name by an underscore (``test_sk-proj-...``, a
+test id that holds a key) is a key too (tests/test_redact_glued.py), and so is one after an escaped
+line break (a repr's ``'...\\nhf_...'``). Every pattern of the table is linear (bounded repeats, no nested
 quantifiers), so scrubbing a 200 kB test log stays cheap (scripts/bench_scrub.py measures both
 passes).
 
@@ -27,8 +33,10 @@ diff), ``"key": "value"`` (JSON, and JSON inside a JSON string), ``obj["key"] ==
 that names a property of a secret (``password_length``, ``token_count``, ``token_type``) is not a
 secret, nor is a value that is code (``password=password``, ``token=self.token``, a call, a number,
 ``None``) or a word in prose (``invalid token: expected 3 parts``). Not covered: a secret with no
-key and no shape (a bare password in a sentence), and a quoted value with a space in it (prose and
-passphrases look alike).
+key and no shape (a bare password in a sentence), a quoted value with a space in it (prose and
+passphrases look alike), a URL's user alone that is short or has no digit (``ssh://git@``,
+``postgres://postgres@`` are names), and a one-letter password option of a tool not listed in
+secret_contexts.py (``-p`` is a port as often as a password).
 """
 
 from __future__ import annotations
@@ -44,7 +52,8 @@ REDACTED = "[REDACTED]"
 # Where a shaped key may start: after anything but a letter or digit. An underscore too (``\b`` would
 # not match there): a key glued to a name is still a key (``test_sk-proj-...`` in a test id,
 # ``x_ghp_...``, ``x_AKIA...``); ``_glued_name`` keeps the few matches that are words of that name.
-_START = r"(?<![^\W_])"
+# After an escaped line break too: a repr's ``'...\\nhf_...'`` starts a line.
+_START = r"(?<![^\W_](?<!\\[nrt]))"
 # (what it is, pattern), applied in this order (PEM first: its body may hold anything).
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile(pattern)) for name, pattern in (
     # PEM private keys: the whole block; a block cut off before its END line loses everything after BEGIN.
@@ -56,8 +65,15 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
     ("gitlab token", _START + r"glpat-[A-Za-z0-9_\-]{20,}"),
     ("hugging face token", _START + r"hf_[A-Za-z0-9]{30,}"),
     ("slack token", _START + r"xox[abeoprs]-[A-Za-z0-9-]{10,}"),
-    ("slack webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}"),
+    # webhook URLs whose path is the credential: the host and (Discord) the webhook's id stay
+    ("slack webhook", r"(?P<pre>https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/]{20,}"),
+    ("discord webhook", r"(?P<pre>https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api(?:/v\d{1,2})?/webhooks/\d{1,30}/)"
+                        r"[A-Za-z0-9_\-]{20,256}"),
+    ("teams webhook", r"(?i:(?P<pre>https://[a-z0-9\-]{1,63}\.webhook\.office\.com/webhookb2/))[^\s\"'`<>\\]{20,1024}"),
     ("google api key", _START + r"AIza[0-9A-Za-z_\-]{35}"),
+    # Google OAuth: an access token (ya29.), a refresh token (1//0), a client secret (GOCSPX-)
+    ("google oauth token", _START + r"(?:ya29\.[A-Za-z0-9_\-]{20,}|GOCSPX-[A-Za-z0-9_\-]{24,})"
+                           r"|(?<![\w/])1//0[A-Za-z0-9_\-]{30,}"),
     ("aws access key id", _START + r"(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
     ("npm token", _START + r"npm_[A-Za-z0-9]{36}\b"),
     ("pypi token", _START + r"pypi-AgE[A-Za-z0-9_\-]{20,}"),
@@ -67,7 +83,7 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
     ("sendgrid key", _START + r"SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"),
     # header.payload.signature, the first two base64url JSON objects (so they start with "eyJ")
     ("json web token", _START + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
-    ("bearer token", r"\b(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}"),
+    ("bearer token", r"(?<!\w(?<!\\[nrt]))(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}"),
     ("basic auth header", r"(?i:(?<=authorization: basic ))[A-Za-z0-9+/=]{8,}"),
     # 40 base64 characters near "aws ... secret/key", in any form (prose, a credentials file, a dict)
     ("aws secret access key", r"(?i:(?P<pre>\baws[\w\-. ]{0,30}?(?:secret|key)[\w\-. \"'\\:=]{0,30}?))"
@@ -80,6 +96,13 @@ SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compi
 # bounded and anchored: an unbounded scheme backtracks quadratically over long base64-like runs.
 _URL_PASSWORD = re.compile(
     r"(?<![A-Za-z0-9+.\-])(?P<scheme>[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)(?P<user>[^:/@\s]{0,256}):(?P<pw>[^@/\s]{1,256})@"
+)
+# A URL whose userinfo is a single key, no password (a Sentry DSN ``https://<key>@o1.ingest.sentry.io/2``,
+# ``https://<token>@git.example.com/r.git``): a key has 16 characters or more and a digit among them, or
+# 32 or more; a user name (``ssh://git@``, ``postgres://postgres@``, ``ftp://anonymous@``) has not.
+_URL_KEY = re.compile(
+    r"(?<![A-Za-z0-9+.\-])(?P<scheme>[a-zA-Z][a-zA-Z0-9+.\-]{0,31}://)(?P<key>[A-Za-z0-9._~%+\-]{16,256})@"
+    r"(?=[A-Za-z0-9\[])"
 )
 _BARE_PASSWORD = re.compile(
     r"(?<![\w.:/@\-])(?P<user>[A-Za-z0-9_.\-]{1,64}):(?P<pw>[^@/\s:'\"]{3,256})@(?=[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)"
@@ -174,6 +197,13 @@ def _shaped(match: re.Match[str]) -> str:
     return match[0] if _glued_name(match) else REDACTED
 
 
+def _url_key(match: re.Match[str]) -> str:
+    key = match["key"]
+    if len(key) >= 32 or any(c.isdigit() for c in key):
+        return f"{match['scheme']}{REDACTED}@"
+    return match[0]
+
+
 def scrub(text: str) -> str:
     """Replace every secret this module knows the shape of with ``[REDACTED]``.
 
@@ -195,6 +225,7 @@ def scrub_table(text: str) -> str:
             text = pattern.sub(_shaped, text)
     text = scrub_contexts(text)
     text = _URL_PASSWORD.sub(lambda m: f"{m['scheme']}{m['user']}:{REDACTED}@", text)
+    text = _URL_KEY.sub(_url_key, text)
     text = _BARE_PASSWORD.sub(lambda m: f"{m['user']}:{REDACTED}@", text)
     return _KEYED.sub(_keyed, text)
 

@@ -2,7 +2,8 @@
 
 Each rule is a pattern whose group ``secret`` is the secret; the text around it stays, so whose
 secret it was stays readable. ``scrub_contexts(text)`` applies them all (redact.scrub calls it after
-detect-secrets and the shaped table). A row per form in tests/test_secret_contexts.py. Every pattern
+detect-secrets and the shaped table). A row per form in tests/test_secret_contexts.py (command-line
+options: ``SHAPED`` in tests/test_secret_forms.py, with the options that take no secret). Every pattern
 is bounded (no unbounded repeat before the secret), so a long line is not re-scanned from every
 position.
 """
@@ -57,6 +58,40 @@ CONTEXT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((name, re.compile
     # a URL's query parameter that carries a key: ``?key=...``, ``&access_token=...``, ``?api-key=...``
     ("url key parameter", r"(?i)[?&](?:key|apikey|api[-_]key|access[-_]token|token|auth|code|secret|password|sig)="
                           r"(?P<secret>(?!\[REDACTED\])[^\s&#\"'<>]{1,1024})"),
+))
+# A command-line option's value: maybe quoted (a quote escaped once or more in a repr or JSON), not a
+# placeholder or a variable (``$TOKEN``, ``<key>``, ``${{ secrets.X }}``), not another option, not a
+# metavar (``--token TOKEN``), not already redacted.
+_OPTION_VALUE = (r"\\{0,8}[\"']?(?P<secret>(?!\[REDACTED\])(?![-$<{\[%*])(?![A-Z][A-Z_]{0,40}(?![^\s\"'`\\\])]))"
+                 r"[^\s\"'`\\]{1,256})")
+# The line of a command, up to the option: no line break (nor an escaped one), pipe or command separator.
+_SAME_COMMAND = r"(?:[^\r\n|;&\\]|\\(?![nrt\\]))"
+# Tools whose short option takes a password (``sshpass -p``, ``docker login -p``, ``redis-cli -a``,
+# ``ldapsearch -w``, ``sqlcmd -P``...); the same letter of another tool is left (``docker run -p 8080``).
+_PASSWORD_SHORT_OPTIONS = (
+    (r"sshpass", "p", True),
+    (r"(?:docker|podman|buildah|nerdctl|skopeo|oras|helm[ \t]{1,8}registry)[ \t]{1,8}login", "p", False),
+    (r"twine|mongo(?:sh|dump|restore|export|import|stat|top)?|az[ \t]{1,8}login", "p", False),
+    (r"redis-cli|keydb-cli", "a", False),
+    (r"ldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)", "w", False),
+    (r"sqlcmd|bcp|osql|mosquitto_(?:pub|sub|rr)", "P", False),
+)
+CONTEXT_RULES += tuple((name, re.compile(pattern)) for name, pattern in (
+    # one pattern for them all (one scan of the text, not one per tool)
+    ("password option of a tool", r"(?<![\w-](?<!\\[nrt]))(?:" + "|".join(
+        rf"(?:{tools})(?![\w-]){_SAME_COMMAND}{{0,200}}?(?<!\S)-{letter}"
+        + (r"(?:[ \t]{1,8}|(?=[^\s\"'\\-]))" if glued else r"[ \t]{1,8}")
+        for tools, letter, glued in _PASSWORD_SHORT_OPTIONS) + ")" + _OPTION_VALUE),
+    # keytool / jarsigner: ``-storepass X``, ``-keypass X`` (also ``-srcstorepass``, ``-deststorepass``)
+    ("keystore password", r"(?<!\S)-(?:src|dest)?(?:store|key)pass[ \t]{1,8}(?!:)" + _OPTION_VALUE),
+    # a long option naming a secret, any tool: ``--token X``, ``--api-key X``, ``--db-password 'X'``,
+    # ``--client-secret=X``, and the same as a list of arguments (``['--token', 'X']``). Not an option
+    # that only names one (``--token-file``, ``--password-stdin``, ``--max-tokens``, ``--no-password``,
+    # ``--ask-pass``), nor a build secret's spec (``--secret id=npmrc,src=.npmrc``).
+    ("secret option", r"(?i)(?<![\w-](?<!\\[nrt]))--(?!(?:no|ask|prompt|with|show|print)-)(?:[a-z0-9]{1,20}-){0,4}"
+                      r"(?:token|api-?key|apikey|access-key|secret-key|secret-access-key|client-secret|secret|password"
+                      r"|passwd|passphrase|pass|oauth2-bearer)(?![\w-])"
+                      r"(?:\\{0,8}[\"'],[ \t]{0,4}|[ \t]{1,8}|=)(?![a-z]{1,8}=)" + _OPTION_VALUE),
 ))
 _COOKIE_HEADER = re.compile(r"(?i)(?<![\w-])(?:set-)?cookie\\?[\"']?[ \t]{0,4}[:=][^\r\n]{0,8192}")
 _COOKIE_PAIR = re.compile(r"(?P<pre>;[ \t]{0,8}(?P<name>[\w.\-!#$%&*+^`|~]{1,128})=)(?P<secret>[^\s;,\"']{1,4096})")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from astra_memory.events import read_events
-from astra_memory.redact import REDACTED, scrub, scrub_data
+from astra_memory.redact import REDACTED, scrub, scrub_data, scrub_table
 from astra_memory.session.run import start_session
 from astra_memory.stores.record import SCRUBBED_DIFF
 from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, call, task_with_script
@@ -55,6 +55,22 @@ def test_each_key_format_is_scrubbed(name, secret, context):
     cleaned = scrub(text)
     assert secret not in cleaned and REDACTED in cleaned, (name, cleaned)
     assert scrub(cleaned) == cleaned  # idempotent
+
+
+# the formats known by their shape alone, not by the words around them
+SHAPED_KEYS = [k for k in KEYS if k[0] not in {"basic auth header", "postgres url password", "redis url, no user",
+                                                "bare user:pass@host", "assigned password", "assigned api key",
+                                                "slack webhook"}]  # a URL: no start to anchor
+
+
+@pytest.mark.parametrize(("name", "secret"), [k[:2] for k in SHAPED_KEYS], ids=[k[0] for k in SHAPED_KEYS])
+def test_each_key_format_after_an_escaped_newline_is_scrubbed(name, secret):
+    """A repr or JSON string shows a line break as ``\\n``: the key after it starts a line, for the
+    table too (scrub_table, without detect-secrets before it: each pass knows its own shapes)."""
+    text = "E       AssertionError: assert 'x\\n" + secret + "\\n' == ''"
+    for cleaned in (scrub(text), scrub_table(text)):
+        assert secret not in cleaned and REDACTED in cleaned, (name, cleaned)
+        assert scrub(cleaned) == cleaned
 
 
 def test_pem_private_keys_whole_block_and_cut_off():

@@ -180,3 +180,107 @@ def test_secrets_in_failing_test_output_reach_no_stored_or_logged_text(agent, se
         assert secret.encode() not in checkpoints, ("checkpoints", secret)
     with sqlite3.connect(settings.checkpoint_path) as db:  # and the checkpoints are still readable
         assert db.execute("select count(*) from checkpoints").fetchone()[0] > 0
+
+
+# -- secrets known by their shape, not a key (the fourth outside round, case 09) --------------------
+# A URL's userinfo, a secret-taking option of a command line, Google OAuth tokens, a webhook's token
+# path. Each in every form test output gives it; whose secret it was (the host, the tool, the
+# webhook's id) stays readable. Fake values, built from parts.
+HEX32 = "a3f9c1e27b6d4e8f" + "9a0b1c2d3e4f5a6b"
+TOKEN_HEX = "4f9c2a8e7b1d6f3a" + "0c5e9b2d7a1f4c8e"
+YA29 = "ya29." + "a0AfH6SMBx3kLmNoPqRsTuVwXyZ" + "0123456789abcdefGhIjKl"
+REFRESH = "1//0g" + "LmNoPqRsTuVwXyZ0123456789" + "abcdefGhIjKlMn"
+GOCSPX = "GOCSPX-" + "Ab1Cd2Ef3Gh4" + "Ij5Kl6Mn7Op8Qr9S"
+PASSWORD = "Hunter2" + "Pass99word"
+HOOK = "AbCdEfGhIjKlMnOpQrStUvWxYz" + "0123456789_-AbCdEfGhIjKlMnOpQrSt"
+SHAPED = [  # (name, text, secret, what must stay readable)
+    ("sentry dsn", f"https://{HEX32}@o123456.ingest.sentry.io/7890123", HEX32, "@o123456.ingest.sentry.io/7890123"),
+    ("token as a url's user", f"git clone https://{TOKEN_HEX}@git.example.com/org/repo.git", TOKEN_HEX,
+     "@git.example.com/org/repo.git"),
+    ("google oauth access token", f"creds.token = {YA29}", YA29[5:], "creds.token"),
+    ("google oauth token on its own", YA29, YA29[5:], ""),
+    ("google oauth refresh token", f"refresh: {REFRESH} (stored)", REFRESH[4:], "(stored)"),
+    ("google oauth client secret", f"client {GOCSPX} for app", GOCSPX[7:], "for app"),
+    ("sshpass -p", f"sshpass -p '{PASSWORD}' ssh deploy@host", PASSWORD, "ssh deploy@host"),
+    ("sshpass -p glued", f"sshpass -p{PASSWORD} scp a host:", PASSWORD, "scp a host:"),
+    ("docker login -p", f"docker login -u ada -p {PASSWORD} ghcr.io", PASSWORD, "ghcr.io"),
+    ("redis-cli -a", f"redis-cli -h cache -p 6379 -a {PASSWORD} ping", PASSWORD, "-p 6379"),
+    ("ldapsearch -w", f"ldapsearch -x -D cn=admin -w {PASSWORD} -b dc=x", PASSWORD, "-b dc=x"),
+    ("keytool -storepass", f"keytool -list -keystore k.jks -storepass {PASSWORD}", PASSWORD, "-keystore k.jks"),
+    ("--token", f"deploy --token {TOKEN_HEX} --env prod", TOKEN_HEX, "--env prod"),
+    ("--token on its own", f"--token {TOKEN_HEX}", TOKEN_HEX, "--token "),
+    ("--api-key quoted", f"cli --api-key \"{PASSWORD}\" run", PASSWORD, "--api-key"),
+    ("--db-password", f"migrate --db-password {PASSWORD}", PASSWORD, "migrate --db-password"),
+    ("--token in an argv list", f"main(['deploy', '--token', '{TOKEN_HEX}'])", TOKEN_HEX, "deploy"),
+    ("discord webhook", f"https://discord.com/api/webhooks/123456789012345678/{HOOK}", HOOK[:40],
+     "discord.com/api/webhooks/123456789012345678/"),
+    ("discordapp webhook", f"post https://discordapp.com/api/webhooks/1234567/{HOOK} ok", HOOK[:40], " ok"),
+    ("slack workflow webhook", f"https://hooks.slack.com/workflows/T0AAAA/A0BBBB/{TOKEN_HEX}", TOKEN_HEX,
+     "hooks.slack.com"),
+    ("teams webhook", f"https://acme.webhook.office.com/webhookb2/{TOKEN_HEX}@x/IncomingWebhook/{HEX32}/y",
+     HEX32, "acme.webhook.office.com"),
+]
+SHAPED_FORMS = [  # (name, how the text appears)
+    ("plain text", lambda t: t),
+    ("dict repr", lambda t: repr({"value": t, "user": "ada"})),
+    ("json", lambda t: json.dumps({"user": "ada", "value": t})),
+    ("json in a json string", lambda t: json.dumps({"output": json.dumps({"value": t})})),
+    ("pytest assertion", lambda t: f"E       AssertionError: assert {t!r} == ''"),
+    ("after an escaped newline", lambda t: "E       AssertionError: assert 'x\\n" + t.replace("'", "\\'") + "\\n' == ''"),
+    ("env line", lambda t: f"CONFIG_VALUE={t}"),
+]
+
+
+@pytest.mark.parametrize(("secret_name", "text", "secret", "kept"), SHAPED, ids=[s[0] for s in SHAPED])
+@pytest.mark.parametrize(("form_name", "form"), SHAPED_FORMS, ids=[f[0] for f in SHAPED_FORMS])
+def test_each_shaped_secret_in_each_form_is_redacted(secret_name, text, secret, kept, form_name, form):
+    cleaned = scrub(f"line before\n{form(text)}\nline after")
+    assert secret not in cleaned and REDACTED in cleaned, cleaned
+    assert kept in cleaned or json.dumps(kept)[1:-1] in cleaned or repr(kept)[1:-1] in cleaned, cleaned
+    assert cleaned.startswith("line before\n") and cleaned.endswith("\nline after")
+    assert scrub(cleaned) == cleaned  # idempotent
+
+
+NOT_SHAPED_SECRETS = [
+    # a URL's user that is a name, not a key; an address
+    "https://github.com/org/repo",
+    "git@github.com:org/repo.git",
+    "ssh://git@github.com/org/repo.git",
+    "postgres://postgres@localhost:5432/app",
+    "https://deploy@ci.example.com/job/42",
+    "mail user@example.com or ada.lovelace1815@example.com",
+    "ftp://anonymous@ftp.example.com/pub",
+    # -p, -a, -w that are no password: a port, a flag of another tool
+    "docker run -p 8080:80 nginx",
+    "docker run -d -p 5432:5432 postgres && docker login ghcr.io",
+    "ssh -p 2222 deploy@host",
+    "sshpass -f ~/.sshpass ssh host",
+    "sshpass -e ssh deploy@host",
+    "redis-cli -h cache -p 6379 ping",
+    "ldapsearch -x -W -D cn=admin -b dc=example",
+    "mkdir -p build/out",
+    "git commit -a -m 'fix' -p",
+    # an option that takes no secret here: a metavar, a variable, a file, a count, a flag
+    "usage: deploy [-h] [--token TOKEN] [--api-key API_KEY] [--password PASSWORD]",
+    "  --token TEXT      the API token",
+    "echo $PW | docker login --password-stdin -u ada ghcr.io",
+    "gh release create --token $GITHUB_TOKEN v1",
+    'curl --token "${API_TOKEN}" https://api',
+    "deploy --token-file /run/secrets/token",
+    "llm --max-tokens 4096 --temperature 0",
+    "pg_dump --no-password app",
+    "ansible-playbook --ask-pass site.yml",
+    "docker build --secret id=npmrc,src=.npmrc .",
+    "cli --api-key <your-key> run",
+    "cli --password --verbose",
+    # Google, Discord, Slack words with no token
+    "see ya29 docs; token prefix ya29.",
+    "https://discord.com/api/webhooks",
+    "https://discord.com/channels/123456789012345678/987654321098765432",
+    "https://hooks.slack.com/services",
+]
+
+
+@pytest.mark.parametrize("text", NOT_SHAPED_SECRETS)
+def test_text_only_like_a_shaped_secret_stays_readable(text):
+    assert scrub(text) == text
