@@ -259,7 +259,7 @@ def test_a_fix_whose_diff_was_scrubbed_is_stored_not_replayable_and_never_applie
     shown = run_cli("memory", "show", record.memory_id, env=env)
     assert shown.returncode == 0 and "replayable: no, not replayable: the confirmed diff" in shown.stdout
     found = run_cli("memory", "search", "KeyError password test_the_ci_password_is_set", env=env)
-    assert 'replayable: no, "not replayable: the confirmed diff' in found.stdout, found.stdout
+    assert "replayable: no, not replayable: the confirmed diff" in found.stdout, found.stdout
 
 
 def test_a_record_stored_before_the_flag_with_redacted_in_its_diff_is_not_replayed(agent, settings, tmp_path):
