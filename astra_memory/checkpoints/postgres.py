@@ -6,6 +6,7 @@ pending writes, budgets) is in the database, and the workspace path in the task 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 
@@ -16,10 +17,22 @@ def setup_saver(conn) -> None:
     PostgresSaver(conn).setup()
 
 
-def make_saver(pool: Any):
+@cache
+def _checked_saver_class() -> type:
     from langgraph.checkpoint.postgres import PostgresSaver
 
-    return PostgresSaver(pool)
+    from astra_memory.checkpoints import CheckedReads
+
+    class CheckedPostgresSaver(CheckedReads, PostgresSaver):
+        """LangGraph's PostgresSaver whose reads name a damaged checkpoint (checkpoints.CheckedReads)."""
+
+        where = "the PostgreSQL database (ASTRA_DATABASE_URL)"
+
+    return CheckedPostgresSaver
+
+
+def make_saver(pool: Any):
+    return _checked_saver_class()(pool)
 
 
 def thread_ids(saver) -> list[str]:

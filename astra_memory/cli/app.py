@@ -335,6 +335,9 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
             rows = list_threads(agent)
     except AstraError as exc:
         fail(str(exc))
+    for row in rows:  # said once, on stderr: stdout (the JSON too) stays the listing
+        if row.get("damaged"):
+            err.print(f"note: {row['damaged']}", markup=False, highlight=False)
     if as_json:
         return print_json(rows)
     if not rows:

@@ -20,7 +20,7 @@ from langgraph.types import Command
 
 from astra_memory.backends.memory_only import ensure_home, open_memory  # noqa: F401  (library API: session.open_memory)
 from astra_memory.backends.open import open_backend, open_cost_ledger
-from astra_memory.checkpoints import thread_ids
+from astra_memory.checkpoints import DamagedCheckpointError, thread_ids
 from astra_memory.checkpoints.leases import Lease, ThreadTables
 from astra_memory.context import Context, recorded_knobs, session_context
 from astra_memory.crash import crash_point, watch_writes
@@ -423,12 +423,23 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
 
 
 def list_threads(agent: Agent) -> list[dict[str, Any]]:
-    """Every thread with a checkpoint, then those `run` accepted that have none yet ("not started")."""
+    """Every thread with a checkpoint, then those `run` accepted that have none yet ("not started").
+    A thread whose last checkpoint cannot be read is listed ``unreadable``, with the reason in ``damaged``."""
     saver = agent.graph.checkpointer
     rows = []
     listed = thread_ids(saver)
     for tid in listed:
-        snapshot = agent.graph.get_state(agent.config(tid))
+        try:
+            snapshot = agent.graph.get_state(agent.config(tid))
+        except DamagedCheckpointError as exc:  # that thread alone: listed as such, the others as usual
+            try:
+                task = registered_task(agent, tid) or {}
+            except ValueError:  # its registration is not JSON either: the row names the thread alone
+                task = {}
+            rows.append({"thread_id": tid, "status": "unreadable", "last_node": None, "next": [],
+                         "scenario": task.get("scenario"), "project": task.get("project"), "updated": None,
+                         "damaged": str(exc)})
+            continue
         values = snapshot.values or {}
         task = values.get("task") or {}
         rows.append({
