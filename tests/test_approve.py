@@ -13,6 +13,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
 from astra_memory.context import Context
+from astra_memory.nodes.common import thread_calls
 from astra_memory.rules.routing import route_after_investigate
 from astra_memory.session.run import (
     StopAsking,
@@ -45,8 +46,10 @@ def test_an_edit_waits_for_approval_then_applies_once(agent):
     final = agent.graph.invoke(Command(resume="approve"), agent.config("ask-approve"), context=ASKED,
                                durability="sync")
     assert final["status"] == "fixed" and len(final["edits"]) == 1
-    assert final["approvals"] == [{"tool_call_id": request["tool_call_id"], "path": "app/settings.py",
-                                   "decision": "approve", "reason": ""}]
+    (approval,) = final["approvals"]  # the call by its place and content (nodes/common.py call_key), not only its id
+    assert approval == {"tool_call_id": request["tool_call_id"], "call_key": approval["call_key"],
+                        "path": "app/settings.py", "decision": "approve", "reason": ""}
+    assert approval["call_key"] in thread_calls(final)
     assert file_text(task, "app/settings.py").count(FIXED) == 1
 
 
