@@ -31,7 +31,8 @@ args), ...])`` (one reply with many calls, optionally gzip-compressed and padded
 (``(input_tokens, output_tokens)``, or ``"omit"`` for a server that reports none).
 
 ``call_id="call_0"``: every tool call of every reply gets that id (some compatible local servers give a
-fixed one); response ids stay distinct. By default each call has its own id.
+fixed one); response ids stay distinct. ``response_id="same"``: every reply has the same id
+(``resp_same``, ``chatcmpl-same``). By default each call and each reply has its own id.
 """
 
 from __future__ import annotations
@@ -77,9 +78,11 @@ class OpenAIServer:
     """Start with ``with OpenAIServer(script) as server:``; ``server.base_url`` ends in ``/v1``."""
 
     def __init__(self, script: list[dict] | None = None, *, api_key: str = DEFAULT_KEY,
-                 forget_after: int | None = None, call_id: str | None = None) -> None:
+                 forget_after: int | None = None, call_id: str | None = None,
+                 response_id: str | None = None) -> None:
         self.script = list(script or [])
         self.call_id = call_id  # the one id of every tool call (a server that repeats ids), or None: distinct ids
+        self.response_id = response_id  # the one id of every reply, or None: distinct ids
         self.responses: dict[str, list[dict]] = {}  # response id -> the conversation it ended
         self.forget_after = forget_after  # drop every stored response after this many model replies
         self.unknown_previous_ids: list[str] = []
@@ -206,7 +209,7 @@ class OpenAIServer:
         if step["kind"] == "tool_call" and "calls" not in step:
             step = {**step, "calls": [(step["name"], step["args"])]}
         numbers = [next(self._ids) for _ in step.get("calls") or [None]]
-        tag = f"call_{numbers[0]:04d}"  # names the reply (its response id): distinct even when call ids repeat
+        tag = self.response_id or f"call_{numbers[0]:04d}"  # names the reply: its response id, chatcmpl-<tag>...
         call_ids = [self.call_id or f"call_{n:04d}" for n in numbers]
         if step["kind"] == "tool_call":
             self.issued_call_ids.extend(call_ids)

@@ -23,7 +23,7 @@ from astra_memory.rules.runner_checks import RunnerCheck
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import open_memory
 from tests.openai_server import DEFAULT_KEY, OpenAIServer, tool_call
-from tests.test_live_wire import run_alpha
+from tests.test_live_wire import ALPHA, run_alpha
 
 pytestmark = pytest.mark.live_wire
 
@@ -81,3 +81,18 @@ def test_an_approval_is_of_one_call_not_of_every_call_given_its_id():
     check = RunnerCheck(path="t.py", line=1, text=second["args"]["new_text"], match="PYTEST_CURRENT_TEST", what="x")
     assert not human_approved(state, check)  # was: the first call's yes, matched by id to the second's text
     assert human_approved({**state, "approvals": [{**approved, "call_key": call_key(3, 0, second)}]}, check)
+
+
+@pytest.mark.parametrize("chain", [False, True])
+def test_replies_given_the_same_response_id_are_each_kept(settings, api_key, chain):
+    """On the Responses API a reply's message id is the server's response id: one repeated on every turn
+    replaced the first reply in the thread (its calls' answers then followed the wrong turn), and the
+    next request was refused by the server ("answers unknown call"), the session failed."""
+    with OpenAIServer(ALPHA, response_id="same") as server:
+        final, _, _ = run_alpha(settings, server, f"same-response-{chain}", use_responses_api=True,
+                                chain_responses=chain)
+    assert final["status"] == "fixed", final.get("reason")
+    assert server.violations == [] and len(server.model_requests()) == len(ALPHA)
+    replies = [m for m in final["messages"] if isinstance(m, AIMessage)]
+    assert [m.tool_calls[0]["name"] for m in replies] == [step["name"] for step in ALPHA]
+    assert len({m.id for m in final["messages"]}) == len(final["messages"])
