@@ -225,7 +225,10 @@ class SpendInfo(TypedDict, total=False):
 class ApprovalInfo(TypedDict):
     """A human's answer to one proposed edit (nodes/approve.py)."""
 
-    tool_call_id: str
+    tool_call_id: str  # the server's id of the call (shown; may repeat), or "replay:<memory id>" (nodes/replay.py)
+    # the call it answers (nodes/common.py call_key: its place in the thread and a hash of what it asks; for
+    # "edit", of the reviewer's version); what edit and store match, never tool_call_id. Absent for a replay.
+    call_key: NotRequired[str]
     path: str
     decision: Literal["approve", "reject", "edit"]
     reason: str

@@ -29,6 +29,10 @@ Script steps are plain dicts, built with the helpers below:
 args), ...])`` (one reply with many calls, optionally gzip-compressed and padded), ``text(content)``,
 ``http_error(status, retry_after_ms=...)`` (repeat it with ``times``), optionally with ``usage``
 (``(input_tokens, output_tokens)``, or ``"omit"`` for a server that reports none).
+
+``call_id="call_0"``: every tool call of every reply gets that id (some compatible local servers give a
+fixed one); response ids stay distinct. ``response_id="same"``: every reply has the same id
+(``resp_same``, ``chatcmpl-same``). By default each call and each reply has its own id.
 """
 
 from __future__ import annotations
@@ -74,8 +78,11 @@ class OpenAIServer:
     """Start with ``with OpenAIServer(script) as server:``; ``server.base_url`` ends in ``/v1``."""
 
     def __init__(self, script: list[dict] | None = None, *, api_key: str = DEFAULT_KEY,
-                 forget_after: int | None = None) -> None:
+                 forget_after: int | None = None, call_id: str | None = None,
+                 response_id: str | None = None) -> None:
         self.script = list(script or [])
+        self.call_id = call_id  # the one id of every tool call (a server that repeats ids), or None: distinct ids
+        self.response_id = response_id  # the one id of every reply, or None: distinct ids
         self.responses: dict[str, list[dict]] = {}  # response id -> the conversation it ended
         self.forget_after = forget_after  # drop every stored response after this many model replies
         self.unknown_previous_ids: list[str] = []
@@ -201,13 +208,15 @@ class OpenAIServer:
         in_tokens, out_tokens = (None if omit_usage else step.get("usage")) or (max(1, read // 5), 20)
         if step["kind"] == "tool_call" and "calls" not in step:
             step = {**step, "calls": [(step["name"], step["args"])]}
-        call_ids = [f"call_{next(self._ids):04d}" for _ in step.get("calls") or [None]]
+        numbers = [next(self._ids) for _ in step.get("calls") or [None]]
+        tag = self.response_id or f"call_{numbers[0]:04d}"  # names the reply: its response id, chatcmpl-<tag>...
+        call_ids = [self.call_id or f"call_{n:04d}" for n in numbers]
         if step["kind"] == "tool_call":
             self.issued_call_ids.extend(call_ids)
         if path == "/v1/chat/completions":
-            reply = _chat_reply(body, step, call_ids, in_tokens, out_tokens)
+            reply = _chat_reply(body, step, call_ids, tag, in_tokens, out_tokens)
         else:
-            reply = _responses_reply(body, step, call_ids, in_tokens, out_tokens)
+            reply = _responses_reply(body, step, call_ids, tag, in_tokens, out_tokens)
             self.responses[reply["id"]] = history + list(body.get("input") or []) + reply["output"]
             if self.forget_after is not None and self._position >= self.forget_after:
                 self.responses.clear()
@@ -301,8 +310,7 @@ def _arguments(args: dict | str) -> str:
     return args if isinstance(args, str) else json.dumps(args)
 
 
-def _chat_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out_tokens: int) -> dict:
-    call_id = call_ids[0]
+def _chat_reply(body: dict, step: dict, call_ids: list[str], tag: str, in_tokens: int, out_tokens: int) -> dict:
     if step["kind"] == "tool_call":
         message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
             {"id": one_id, "type": "function", "function": {"name": name, "arguments": _arguments(args)}}
@@ -312,7 +320,7 @@ def _chat_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out
         message = {"role": "assistant", "content": step["content"], "refusal": None}
         finish = "stop"
     return {
-        "id": f"chatcmpl-{call_id}", "object": "chat.completion", "created": int(time.time()),
+        "id": f"chatcmpl-{tag}", "object": "chat.completion", "created": int(time.time()),
         "model": body.get("model"), "system_fingerprint": "fp_test",
         "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}],
         "usage": {"prompt_tokens": in_tokens, "completion_tokens": out_tokens,
@@ -320,17 +328,16 @@ def _chat_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out
     }
 
 
-def _responses_reply(body: dict, step: dict, call_ids: list[str], in_tokens: int, out_tokens: int) -> dict:
-    call_id = call_ids[0]
+def _responses_reply(body: dict, step: dict, call_ids: list[str], tag: str, in_tokens: int, out_tokens: int) -> dict:
     if step["kind"] == "tool_call":
         output = [{"type": "function_call", "id": f"fc_{one_id}", "call_id": one_id, "name": name,
                    "arguments": _arguments(args), "status": "completed"} for one_id, (name, args)
                   in zip(call_ids, step["calls"], strict=True)]
     else:
-        output = [{"type": "message", "id": f"msg_{call_id}", "role": "assistant", "status": "completed",
+        output = [{"type": "message", "id": f"msg_{tag}", "role": "assistant", "status": "completed",
                    "content": [{"type": "output_text", "text": step["content"], "annotations": []}]}]
     return {
-        "id": f"resp_{call_id}", "object": "response", "created_at": int(time.time()), "status": "completed",
+        "id": f"resp_{tag}", "object": "response", "created_at": int(time.time()), "status": "completed",
         "model": body.get("model"), "output": output, "error": None, "incomplete_details": None,
         "instructions": None, "metadata": {}, "parallel_tool_calls": False, "temperature": 1.0,
         "tool_choice": "auto", "tools": body.get("tools") or [], "top_p": 1.0,

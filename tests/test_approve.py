@@ -13,6 +13,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.types import Command
 
 from astra_memory.context import Context
+from astra_memory.nodes.common import thread_calls
 from astra_memory.rules.routing import route_after_investigate
 from astra_memory.session.run import (
     StopAsking,
@@ -45,8 +46,10 @@ def test_an_edit_waits_for_approval_then_applies_once(agent):
     final = agent.graph.invoke(Command(resume="approve"), agent.config("ask-approve"), context=ASKED,
                                durability="sync")
     assert final["status"] == "fixed" and len(final["edits"]) == 1
-    assert final["approvals"] == [{"tool_call_id": request["tool_call_id"], "path": "app/settings.py",
-                                   "decision": "approve", "reason": ""}]
+    (approval,) = final["approvals"]  # the call by its place and content (nodes/common.py call_key), not only its id
+    assert approval == {"tool_call_id": request["tool_call_id"], "call_key": approval["call_key"],
+                        "path": "app/settings.py", "decision": "approve", "reason": ""}
+    assert approval["call_key"] in thread_calls(final)
     assert file_text(task, "app/settings.py").count(FIXED) == 1
 
 
@@ -164,7 +167,9 @@ def test_terminal_control_characters_in_a_proposal_are_shown_never_obeyed(agent,
     from astra_memory.cli.common import err
     from tests.helpers import ALPHA_DIAGNOSIS, FINISH, call
 
-    hostile = FIXED + "  # \x1b[2J\x1b]0;owned\x07 looks fine\r\u202eevil\x9b31m"
+    # (a lone carriage return no longer reaches the prompt: the edit is refused before it, see
+    # tests/test_diff_byte_for_byte.py; a vertical tab stands in for it here)
+    hostile = FIXED + "  # \x1b[2J\x1b]0;owned\x07 looks fine\x0b\u202eevil\x9b31m"
     task = task_with_script(settings, "ask-hostile", [
         ALPHA_DIAGNOSIS, call("apply_edit", path="app/settings.py", old_text=ORIGINAL, new_text=hostile), FINISH])
     monkeypatch.setattr(sys, "stdin", io.StringIO("r\nnot this\n"))
@@ -176,9 +181,9 @@ def test_terminal_control_characters_in_a_proposal_are_shown_never_obeyed(agent,
     assert final["approvals"][0]["decision"] == "reject" and ORIGINAL in file_text(task, "app/settings.py")
     shown = capsys.readouterr().err
     assert "approval needed" in shown
-    for raw in ("\x1b", "\x07", "\r", "\u202e", "\x9b"):
+    for raw in ("\x1b", "\x07", "\x0b", "\u202e", "\x9b"):
         assert raw not in shown, repr(raw)
-    assert "# \\x1b[2J\\x1b]0;owned\\x07 looks fine\\x0d\\u202eevil\\x9b31m" in shown
+    assert "# \\x1b[2J\\x1b]0;owned\\x07 looks fine\\x0b\\u202eevil\\x9b31m" in shown
 
 
 def test_every_cli_console_makes_untrusted_text_visible(capsys):

@@ -13,6 +13,7 @@ from astra_memory.errors import (
     MemoryGateError,
     WorkspaceError,
 )
+from astra_memory.nodes.common import call_key
 from astra_memory.nodes.edit import journal_name
 from astra_memory.session.run import start_session
 from astra_memory.tools.guard import MAX_RESULT_CHARS, bound_text, call_guarded
@@ -87,6 +88,8 @@ def test_failures_become_observations_but_rules_propagate():
 
 @pytest.mark.parametrize("call_id", ["../../outside", "a" * 300, "x/y", "\ud800"])
 def test_a_hostile_call_id_never_becomes_a_path(call_id):
-    name = journal_name(call_id)
-    assert "/" not in name and len(name) < 80 and name.endswith(".json")
-    assert journal_name("call_abc-1") == "call_abc-1.json"
+    call = {"name": "apply_edit", "args": {"path": "app/x.py", "old_text": "a", "new_text": "b"}, "id": call_id}
+    name = journal_name(call_key(3, 0, call))  # the journal is named by the call's place and content, not its id
+    assert "/" not in name and len(name) < 80 and name.endswith(".json") and name.startswith("m3-c0-")
+    assert name == journal_name(call_key(3, 0, {**call, "id": "call_0"}))
+    assert name != journal_name(call_key(5, 0, call))  # another turn, the same id and arguments: another call

@@ -26,6 +26,7 @@ from astra_memory.events import emit
 from astra_memory.nodes.attempt_log import repeated_attempt
 from astra_memory.nodes.common import (
     context_of,
+    current_call_key,
     current_calls,
     refuse_rest,
     reply,
@@ -63,7 +64,11 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
         f"this exact change was tried before on this failure and did not pass (failed attempt {repeat.attempt_id}, "
         f"{repeat.times_tried} time(s)); approving applies it anyway.")
     answer = ask(approval_request(call, args, diff, tried_before))
-    info = ApprovalInfo(tool_call_id=call["id"], path=args.path, decision=answer.action, reason=answer.reason)
+    # The call the answer is about is named by its key (its place in the thread and what it asks), not by
+    # the server's id, which may repeat: the key of the call edit will run (a reviewer's edit: theirs).
+    applied = {**call, "args": {**call["args"], "new_text": answer.new_text}} if answer.action == "edit" else call
+    info = ApprovalInfo(tool_call_id=call["id"], call_key=current_call_key(state, applied), path=args.path,
+                        decision=answer.action, reason=answer.reason)
     emit(state["task"].get("run_dir"), "approval", path=args.path, decision=answer.action, reason=answer.reason)
     update: dict = {"approvals": [info]}
     if answer.action == "reject":
@@ -71,6 +76,6 @@ def approve(state: AgentState, runtime: Runtime[Context]) -> dict:
         update["messages"] = [reply(call, f"rejected by the human reviewer: {reason}. The edit was not applied; "
                                           "propose a different change, or finish.", error=True), *refuse_rest(calls)]
     elif answer.action == "edit":
-        changed = [{**call, "args": {**call["args"], "new_text": answer.new_text}}, *calls[1:]]
+        changed = [applied, *calls[1:]]
         update["messages"] = [message.model_copy(update={"tool_calls": changed})]  # same id: replaced in place
     return update

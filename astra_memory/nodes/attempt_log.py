@@ -136,9 +136,10 @@ def repeated_attempt(state: AgentState, runtime: Runtime[Context], workspace: Wo
         return None
 
 
-def human_approved_call(state: AgentState, call_id: str) -> bool:
-    """A human approved this very call (or approved it with their own new text): the gate yields."""
-    return any(a.get("tool_call_id") == call_id and a.get("decision") in ("approve", "edit")
+def human_approved_call(state: AgentState, key: str) -> bool:
+    """A human approved this very call (its ``call_key``; or approved it with their own new text): the gate
+    yields. Not its server-chosen id: an approval of one call must not pass a later call given the same id."""
+    return any(a.get("call_key") == key and a.get("decision") in ("approve", "edit")
                for a in state.get("approvals") or [])
 
 

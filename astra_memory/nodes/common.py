@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import replace
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -62,6 +64,30 @@ def workspace_of(state: AgentState) -> Workspace:
 def current_calls(state: AgentState) -> tuple[AIMessage | None, list[dict]]:
     message = last_ai_message(state)
     return message, (list(message.tool_calls) if message is not None else [])
+
+
+def call_key(position: int, index: int, call: dict) -> str:
+    """A tool call's identity in this session (its edit journal, a human's approval of it): where it sits in
+    the thread (``position``: its message's index in ``state["messages"]``; ``index``: its place in that
+    message's calls) and a hash of its name and arguments. Never the call's ``id``: the server chooses
+    that, and one that gives every call the same id (a fixed ``call_0``) must not make a second edit look
+    like the first, already applied. A resume re-reads the same checkpointed message: the same key."""
+    what = json.dumps([call.get("name"), call.get("args")], sort_keys=True, default=str, ensure_ascii=True)
+    return f"m{position}-c{index}-{hashlib.sha256(what.encode()).hexdigest()[:16]}"
+
+
+def current_call_key(state: AgentState, call: dict) -> str:
+    """The key (``call_key``) of ``call``, the first call of the latest model turn (or a reviewer's edited
+    call, which replaces the model's in the same message)."""
+    messages = state.get("messages") or []
+    position = next((i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], AIMessage)), -1)
+    return call_key(position, 0, call)
+
+
+def thread_calls(state: AgentState) -> dict[str, dict]:
+    """Every tool call of the thread by its key (``call_key``)."""
+    return {call_key(position, index, call): call for position, message in enumerate(state.get("messages") or [])
+            if isinstance(message, AIMessage) for index, call in enumerate(message.tool_calls)}
 
 
 def reply(call: dict, content: str, *, error: bool = False) -> ToolMessage:

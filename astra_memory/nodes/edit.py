@@ -1,5 +1,9 @@
 """edit: apply the model's apply_edit inside the workspace, journaled so a crash never applies it twice.
 
+The journal is named by the call's key (nodes/common.py ``call_key``: its place in the thread and a hash
+of its name and arguments), never by the id the server gave the call: a server that gives every call the
+same id would otherwise have a second, different edit answered "applied" from the first one's journal.
+
 An edit that would make exactly a change already recorded as a failed attempt on this failure is not
 applied (nodes/attempt_log.py repeated_attempt); the model is told which attempt and what its tests
 said. A human's approval of that very call overrides it.
@@ -7,8 +11,6 @@ said. A human's approval of that very call overrides it.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from pathlib import Path
 
 from langgraph.runtime import Runtime
@@ -23,6 +25,7 @@ from astra_memory.nodes.attempt_log import (
     repetition_message,
 )
 from astra_memory.nodes.common import (
+    current_call_key,
     refuse_call,
     refuse_rest,
     reply,
@@ -34,16 +37,10 @@ from astra_memory.state import AgentState, RepeatRefused, edit_info
 from astra_memory.tools.guard import MAX_RESULT_CHARS, call_guarded
 from astra_memory.tools.registry import ToolCallError, validate_call
 
-_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
-
-def journal_name(call_id: object) -> str:
-    """The journal file of one call: its id when that is a plain name, else a hash of it (a model's
-    call id is untrusted: ``../../x`` or 300 characters must not become a path)."""
-    text = str(call_id)
-    if _SAFE_ID.fullmatch(text):
-        return f"{text}.json"
-    return f"call-{hashlib.sha256(text.encode('utf-8', 'replace')).hexdigest()[:32]}.json"
+def journal_name(key: str) -> str:
+    """The journal file of one call: its key (``call_key``: digits, letters and dashes, never server text)."""
+    return f"{key}.json"
 
 
 def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
@@ -53,7 +50,8 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
         return stop
     call = calls[0]
     update: dict = {}  # its calls were counted when the reply arrived (nodes/investigate.py)
-    journal = Path(task["run_dir"]) / "edits" / journal_name(call["id"]) if task.get("run_dir") else None
+    key = current_call_key(state, call)
+    journal = Path(task["run_dir"]) / "edits" / journal_name(key) if task.get("run_dir") else None
     try:
         args = validate_call(call["name"], call.get("args"))
     except ToolCallError as exc:
@@ -61,7 +59,7 @@ def edit(state: AgentState, runtime: Runtime[Context]) -> dict:
     workspace = workspace_of(state)
     # The repetition gate: exactly a change already recorded as failing on this failure is not applied
     # blind. A human who approved this very call has seen it (nodes/approve.py) and may override.
-    repeat = None if human_approved_call(state, call["id"]) else repeated_attempt(
+    repeat = None if human_approved_call(state, key) else repeated_attempt(
         state, runtime, workspace, args.path, args.old_text, args.new_text)
     if repeat is not None:
         emit(task.get("run_dir"), "repeat_refused", attempt_id=repeat.attempt_id, path=args.path)

@@ -13,6 +13,8 @@ tool calls reached the limit ends here, before another request is paid for.
 
 from __future__ import annotations
 
+import uuid
+
 from langchain_core.messages import AIMessage, SystemMessage
 from langgraph.runtime import Runtime
 
@@ -62,6 +64,15 @@ def bounded(reply, context: Context, task) -> AIMessage:
     return reply
 
 
+def own_id(reply: AIMessage, state: AgentState) -> AIMessage:
+    """``reply`` with an id no message of the thread has. Its id is the server's (on the Responses API, the
+    response id): one that repeats an earlier message's would replace that message in the thread
+    (``add_messages`` matches by id), its calls and their answers no longer in order."""
+    if reply.id is None or reply.id not in {m.id for m in state.get("messages") or []}:
+        return reply
+    return reply.model_copy(update={"id": f"reply-{uuid.uuid4().hex}"})
+
+
 def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_memory(state, "a model turn")
     context, task = context_of(runtime), state["task"]
@@ -76,7 +87,7 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
         return {"status": "needs_model", "reason": no_model}
     messages = [SystemMessage(content=system_prompt()), *state["messages"]]
     if not is_live(name):
-        reply = bounded(chat_model_for(task, context).invoke(messages), context, task)
+        reply = own_id(bounded(chat_model_for(task, context).invoke(messages), context, task), state)
         usage = getattr(reply, "usage_metadata", None) or {}
         counted = {"model_requests": 1, "input_tokens": usage.get("input_tokens", 0),
                    "output_tokens": usage.get("output_tokens", 0), "tool_calls": calls_in_reply(reply)}
@@ -101,7 +112,7 @@ def _live_investigate(state: AgentState, context: Context, name: str, messages: 
     except LiveRequestError as exc:
         emit(task.get("run_dir"), "model_error", model=name, error=str(exc), status_code=exc.status_code)
         return {"status": "failed", "reason": str(exc), **caught_up()}
-    reply = bounded(live.message, context, task)
+    reply = own_id(bounded(live.message, context, task), state)
     emit(task.get("run_dir"), "model_turn", model=name, request_id=live.request_id,
          tool_calls=preview_calls(reply.tool_calls),
          invalid_tool_calls=[c.get("name") for c in reply.invalid_tool_calls], usage=live.usage,

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import posixpath
 
-from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
 from astra_memory.nodes.attempt_log import failing_tests, record_attempt
-from astra_memory.nodes.common import fix_memory
+from astra_memory.nodes.common import fix_memory, thread_calls
 from astra_memory.nodes.replay import REPLAY_APPROVAL_PREFIX
 from astra_memory.rules.gates import require_fix_confirmed
 from astra_memory.rules.runner_checks import RunnerCheck, runner_checks
@@ -56,11 +55,11 @@ def human_approved(state: AgentState, check: RunnerCheck) -> bool:
     approved (or reviewer-edited) edit call of that file whose new text holds the flagged code."""
     if replay_approved(state, (state.get("replay") or {}).get("replayed")):
         return True
-    calls = {c.get("id"): c for m in state.get("messages") or [] if isinstance(m, AIMessage) for c in m.tool_calls}
+    calls = thread_calls(state)  # by key: a server's repeated call id must not lend one call's approval to another
     for approval in state.get("approvals") or []:
         if approval.get("decision") not in ("approve", "edit"):
             continue
-        args = (calls.get(approval.get("tool_call_id")) or {}).get("args")
+        args = (calls.get(approval.get("call_key") or "") or {}).get("args")
         if (isinstance(args, dict) and _same_path(str(args.get("path", "")), check.path)
                 and check.match in str(args.get("new_text", ""))):
             return True
