@@ -21,7 +21,7 @@ from astra_memory.nodes.replay import replay
 from astra_memory.nodes.report import report
 from astra_memory.nodes.store import store
 from astra_memory.nodes.test import test
-from astra_memory.nodes.tool_calls import tools
+from astra_memory.nodes.tools import tools
 from astra_memory.rules.routing import (
     route_after_approve,
     route_after_confirm,

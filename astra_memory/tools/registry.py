@@ -61,7 +61,7 @@ class Tool:
     kind: ToolKind
     description: str
     handler: Handler | None = None  # read tools only; diagnosis, edit and finish are run by their own nodes
-    quotes_result: bool = True  # its result is workspace text, quoted as one value (nodes/tool_calls.py)
+    quotes_result: bool = True  # its result is workspace text, quoted as one value (nodes/tools.py)
 
 
 class DiagnosisArgs(ToolArgs):
