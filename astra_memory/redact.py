@@ -45,9 +45,13 @@ import re
 from typing import Any
 
 from astra_memory.secret_contexts import scrub_contexts
+from astra_memory.secret_names import (  # noqa: F401 (re-exported)
+    MIN_QUOTED_CHARS,
+    REDACTED,
+    SECRET_WORDS,
+    names_a_secret,
+)
 from astra_memory.secret_scanner import redact_spans
-
-REDACTED = "[REDACTED]"
 
 # Where a shaped key may start: after anything but a letter or digit. An underscore too (``\b`` would
 # not match there): a key glued to a name is still a key (``test_sk-proj-...`` in a test id,
@@ -113,44 +117,20 @@ _BARE_PASSWORD = re.compile(
 # key, escaped or not), a separator (``=``, ``:``, ``==``, ``:=``, ``=>``; never ``::`` as in a
 # pytest node id, nor ``://``), and the value: quoted (no whitespace, no line break; a closing quote
 # cut off at the end of a line still counts) or bare (up to a delimiter).
-_SECRET_WORDS = (r"api[_-]?key|access[_-]?key|account[_-]?key|private[_-]?key|secret|token|passw(?:or)?d|passphrase"
-                 r"|credentials?|(?<![a-z])pass(?![a-z])")
-_KEY = rf"(?<![\w\-])(?P<key>[\w\-]{{0,40}}?(?:{_SECRET_WORDS})[\w\-]{{0,40}}?)(?![\w\-])"
+_KEY = rf"(?<![\w\-])(?P<key>[\w\-]{{0,40}}?(?:{SECRET_WORDS})[\w\-]{{0,40}}?)(?![\w\-])"
 _BARE_CHARS = r"[^\s\"'`,;()\[\]{}<>&]"
 _KEYED = re.compile(
     rf"(?i){_KEY}(?P<sep>\\?[\"'`]?\]?[ \t]{{0,8}}(?::=|=>|==?|:(?![:/]))[ \t]{{0,8}})"
     r"(?:(?P<q>\\?[\"'`])(?P<quoted>(?:[^\"'`\s\\]|\\[^\"'`\s]){1,256})(?P<close>(?P=q)|(?=\r?\n|$))"
     rf"|(?P<bare>{_BARE_CHARS}{{1,256}})(?!{_BARE_CHARS}))"
 )
-# The last word of a key that names something about a secret, not the secret (``password_length``,
-# ``tokenCount``, ``token_type``, ``secret_name``, ``api_key_env``, ``max_tokens`` is a number).
-NOT_SECRET_WORDS = frozenset({
-    "length", "len", "count", "counts", "num", "number", "size", "limit", "min", "max", "type", "types", "kind",
-    "name", "names", "id", "ids", "url", "uri", "urls", "endpoint", "path", "paths", "file", "files", "dir",
-    "env", "var", "field", "fields", "header", "headers", "param", "label", "prompt", "hint", "help", "policy",
-    "pattern", "regex", "format", "version", "expiry", "expires", "expiration", "ttl", "timeout", "lifetime",
-    "age", "required", "enabled", "disabled", "valid", "validator", "usage", "budget", "index", "idx", "prefix",
-    "suffix", "location", "source", "provider", "store", "storage", "class", "method", "scheme", "mode",
-    "strength", "rules", "reset", "changed", "expired", "set",
-})
-_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_FULL_KEY = re.compile(rf"(?i)[\w\-]{{0,40}}?(?:{_SECRET_WORDS})[\w\-]{{0,40}}")
 # A bare value that is code or a placeholder, not a secret: a number, a constant, a (dotted) name
 # holding the secret (``password=password``, ``token=self.token``, ``api_key=DEFAULT_API_KEY``).
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_NAME_OF_A_SECRET = re.compile(rf"(?i)\w*_\w*(?:{_SECRET_WORDS})\w*|\w*(?:{_SECRET_WORDS})\w*_\w*")
+_NAME_OF_A_SECRET = re.compile(rf"(?i)\w*_\w*(?:{SECRET_WORDS})\w*|\w*(?:{SECRET_WORDS})\w*_\w*")
 _CONSTANTS = frozenset({"none", "null", "nil", "true", "false", "undefined", "yes", "no", "required", "optional"})
 MIN_BARE_CHARS = 6
-MIN_QUOTED_CHARS = 4
-
-
-def names_a_secret(key: str) -> bool:
-    """Whether ``key`` (a dict key, a variable, an environment variable) names a secret value."""
-    if not _FULL_KEY.fullmatch(key):
-        return False
-    words = _KEY_WORDS.findall(key)
-    return not (words and words[-1].lower() in NOT_SECRET_WORDS)
 
 
 def _bare_is_secret(key: str, sep: str, value: str, at_line_end: bool) -> bool:

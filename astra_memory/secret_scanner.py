@@ -88,7 +88,7 @@ def _shaped_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _keyword_spans(text: str) -> list[tuple[int, int]]:
-    from astra_memory.redact import MIN_QUOTED_CHARS, REDACTED, names_a_secret  # the table's vetoes
+    from astra_memory.secret_names import MIN_QUOTED_CHARS, REDACTED, names_a_secret  # the table's vetoes
 
     spans = []
     rules = QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items()

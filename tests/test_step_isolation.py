@@ -117,7 +117,8 @@ def test_a_session_whose_tests_print_without_end_fails_with_the_reason(agent, se
 
 # -- issue 32 (a): the confirming run's private root ------------------------------------------------
 
-from astra_memory.testrun.private_root import NETWORK_ENV, degraded_reason  # noqa: E402
+from astra_memory.testrun.isolation import degraded_reason  # noqa: E402
+from astra_memory.testrun.private_root import NETWORK_ENV  # noqa: E402
 from tests.helpers import OUTSIDE_TMP  # noqa: E402
 
 PRIVATE = pytest.mark.skipif(bool(degraded_reason()), reason=f"no private root here: {degraded_reason()}")
@@ -278,7 +279,7 @@ def test_the_private_root_probe_works_from_a_venv_under_tmp(tmp_path):
     """The probe keeps what a run keeps (the venv too): run from a venv under /tmp, whose interpreter is
     a link the private /tmp hides, it once failed, and every run of that process was degraded."""
     done = subprocess.run([str(_venv_that_imports_us(tmp_path / "venv", symlinks=True)), "-c",
-                           "from astra_memory.testrun.private_root import degraded_reason; print(repr(degraded_reason()))"],
+                           "from astra_memory.testrun.isolation import degraded_reason; print(repr(degraded_reason()))"],
                           capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "''", done.stdout

@@ -76,13 +76,12 @@ from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.sqlite import open_sqlite_store
-from astra_memory.testrun.isolation import read_only_supported
+from astra_memory.testrun.isolation import degraded_reason, read_only_supported
 from astra_memory.testrun.manifest import (
     GUARD_MANIFEST,
     GUARD_READ_ONLY,
     record_environment,
 )
-from astra_memory.testrun.private_root import degraded_reason
 from astra_memory.testrun.results import Baseline
 from astra_memory.testrun.run import run_tests
 from astra_memory.testrun.run import test_environment as step_environment

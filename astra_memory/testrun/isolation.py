@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from astra_memory.testrun.private_root import network_allowed, reaper_options, unshare_options
+from astra_memory.testrun.private_root import interpreter_paths, network_allowed, reaper_options, unshare_options
 
 REAPER = Path(__file__).with_name("reaper.py")
 EXIT_GRACE_S = 2.0  # after the command ended, how long a leftover holding the pipe may delay the end
@@ -185,3 +185,27 @@ def start_step(argv: list[str], *, cwd: Path, env: dict[str, str], isolation: st
     finally:
         os.close(control)
     return Step(proc, lifeline)
+
+
+@lru_cache(maxsize=1)
+def degraded_reason() -> str:
+    """"" where a step here can run in a private root (tried once); else why it cannot."""
+    if namespace_prefix() is None:
+        return "no PID and mount namespace here (unshare is missing or not allowed)"
+    with tempfile.TemporaryDirectory(prefix="astra-private-probe-") as parent:
+        folder = Path(parent) / "project"
+        folder.mkdir()
+        (Path(parent) / "planted").write_text("")
+        probe = ("import os, sys; open('written', 'w').close(); "
+                 "sys.exit(0 if not os.path.exists(os.path.join('..', 'planted')) else 3)")
+        try:
+            step = start_step([sys.executable, "-I", "-S", "-c", probe], cwd=folder,
+                              env={"PATH": "/usr/bin:/bin"}, private_root=interpreter_paths())
+        except OSError as exc:
+            return f"the private root could not start: {exc}"
+        with step:
+            output, _ = step.collect(timeout_s=30, max_bytes=10_000)
+        if step.exit_code != 0 or not (folder / "written").exists():
+            text = output.decode("utf-8", errors="replace").strip().splitlines()
+            return f"the private root did not work here ({text[0] if text else f'exit code {step.exit_code}'})"
+    return ""

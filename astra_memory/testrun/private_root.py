@@ -23,7 +23,8 @@ The tmpfs mounts and the namespace end with the step, so nothing it wrote outsid
 folder survives it. Standard library only: the reaper loads this file by path.
 
 Where there is no PID namespace (``subreaper``, ``process-group``) or the probe fails, a step runs
-in the shared file system: ``degraded_reason`` says why, and the run's outcome says so.
+in the shared file system: ``degraded_reason`` (testrun/isolation.py, which tries a private root
+once) says why, and the run's outcome says so.
 """
 
 from __future__ import annotations
@@ -34,8 +35,6 @@ import os
 import socket
 import struct
 import sys
-import tempfile
-from functools import lru_cache
 from pathlib import Path
 
 NETWORK_ENV = "ASTRA_CONFIRM_NETWORK"
@@ -76,32 +75,6 @@ def interpreter_paths() -> list[str]:
     venv, the Python it was made from, its ``bin`` (a link there: the venv's ``python``) and the
     executable it resolves to."""
     return [sys.prefix, sys.base_prefix, str(Path(sys.executable).parent), str(Path(sys.executable).resolve())]
-
-
-@lru_cache(maxsize=1)
-def degraded_reason() -> str:
-    """"" where a step here can run in a private root (tried once); else why it cannot."""
-    from astra_memory.testrun.isolation import namespace_prefix, start_step
-
-    if namespace_prefix() is None:
-        return "no PID and mount namespace here (unshare is missing or not allowed)"
-    with tempfile.TemporaryDirectory(prefix="astra-private-probe-") as parent:
-        folder = Path(parent) / "project"
-        folder.mkdir()
-        (Path(parent) / "planted").write_text("")
-        probe = ("import os, sys; open('written', 'w').close(); "
-                 "sys.exit(0 if not os.path.exists(os.path.join('..', 'planted')) else 3)")
-        try:
-            step = start_step([sys.executable, "-I", "-S", "-c", probe], cwd=folder,
-                              env={"PATH": "/usr/bin:/bin"}, private_root=interpreter_paths())
-        except OSError as exc:
-            return f"the private root could not start: {exc}"
-        with step:
-            output, _ = step.collect(timeout_s=30, max_bytes=10_000)
-        if step.exit_code != 0 or not (folder / "written").exists():
-            text = output.decode("utf-8", errors="replace").strip().splitlines()
-            return f"the private root did not work here ({text[0] if text else f'exit code {step.exit_code}'})"
-    return ""
 
 
 # -- the reaper's side (inside the new namespaces) -------------------------------------------------

@@ -25,13 +25,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from astra_memory.crash import crash_point
-from astra_memory.testrun.isolation import start_step
+from astra_memory.testrun.isolation import degraded_reason, start_step
 from astra_memory.testrun.manifest import Environment, describe
 from astra_memory.testrun.private_root import (
     PRIVATE_ROOT_FAILED,
     PRIVATE_ROOT_MESSAGE,
     PRIVATE_TMP,
-    degraded_reason,
     interpreter_paths,
 )
 from astra_memory.testrun.pytest_config import addopts
