@@ -11,6 +11,7 @@ import pytest
 
 from astra_memory.errors import MemoryValidationError
 from astra_memory.session.run import start_session, workspace_task
+from astra_memory.stores.record import memory_id_of
 from astra_memory.stores.transfer import read_records
 from astra_memory.stores.upgrade import upgrade_memory
 from astra_memory.workspace.diffs import diff_problem, repaired_diff
@@ -70,12 +71,13 @@ def test_migrate_repairs_a_stripped_diff_and_marks_one_it_cannot(agent, settings
     memory_id = _fixed_once(agent, settings, tmp_path)
     memory = agent.memory
     good = memory.get(memory_id)
-    damaged = good.model_copy(update={"diff": good.diff.strip()})  # what the previous version stored
+    damaged = good.model_copy(update={"diff": good.diff.strip()})  # what the previous version stored,
+    damaged = damaged.model_copy(update={"memory_id": memory_id_of(damaged)})  # under the id of what it stored
     assert diff_problem(damaged.diff) is not None and repaired_diff(damaged.diff) == good.diff
+    memory.delete(memory_id)
     memory._write(damaged)
-    broken_id = "00000000-0000-4000-8000-000000000001"
-    memory._write(good.model_copy(update={"memory_id": broken_id, "diff": "@@ -1,3 +1,3 @@\n-x\n+y\n",
-                                          "fix_description": "another"}))
+    broken = good.model_copy(update={"diff": "@@ -1,3 +1,3 @@\n-x\n+y\n", "fix_description": "another"})
+    memory._write(broken.model_copy(update={"memory_id": memory_id_of(broken)}))  # its content's id, as stored
     report = upgrade_memory(memory)
     assert report.repaired == 1 and report.marked == 1
     assert memory.get(memory_id).diff == good.diff

@@ -8,7 +8,7 @@ import pytest
 from astra_memory.stores.embeddings import HashEmbeddings, MiniLMEmbeddings
 from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.stores.memory import NAMESPACE, FixMemory
-from astra_memory.stores.record import FixRecord, diagnosis_text
+from astra_memory.stores.record import FixRecord, diagnosis_text, memory_id_of
 from astra_memory.stores.sqlite import EMBEDDED_FIELD, open_sqlite_store
 
 OUTCOME = "pytest passed with exit code 0 (12 passed)"
@@ -53,7 +53,8 @@ def test_every_fix_has_two_vectors_and_an_old_record_is_still_found(tmp_path):
         # (a team may upgrade one machine at a time): its fields and the two it drops on reading.
         assert set(value) - set(FixRecord.model_fields) == {"embed_text", "cause_text"}
         # A record the previous version wrote: one vector, its whole cause in cause_text.
-        old = record.model_copy(update={"memory_id": "00000000-0000-4000-8000-000000000001", "diagnosis": None})
+        old = record.model_copy(update={"diagnosis": None, "diff": record.diff.replace("+x = 2", "+x = 3")})
+        old = old.model_copy(update={"memory_id": memory_id_of(old)})  # under its content's id, as it was stored
         value = {**old.to_store_value(), CAUSE_FIELD: old.cause_text}
         store.put(NAMESPACE, old.memory_id, value, index=[EMBEDDED_FIELD])
         hits = memory.search_codebase_memory(diagnosis_text("AssertionError", "Round after adding the tax"),

@@ -155,8 +155,10 @@ def _fill(target, n: int) -> dict[str, str]:
                 confirmed_outcome=OUTCOME, symptom=f"symptom {i} token{i % 7}", diff=f"-{i}\n+{i}\n",
                 session_id=f"s{i}")
             ids[record.memory_id] = record.model_dump_json()
+        # A version-1 record (its id was over the session, not its content: stores/record.py content_problem).
         unindexed = {**json.loads(next(iter(ids.values()))), "memory_id": "00000000-0000-0000-0000-000000000000",
-                     "symptom": "a record stored without a vector", "diff": "-unindexed\n+unindexed\n"}
+                     "symptom": "a record stored without a vector", "diff": "-unindexed\n+unindexed\n",
+                     "schema_version": 1}
         unindexed["embed_text"] = f"{unindexed['symptom']}\nFix: {unindexed['fix_description']}"
         # A record without a vector (put with index=False): migrate must embed it, and say so.
         opened.store.put(("astra", "fixes"), unindexed["memory_id"], unindexed, index=False)

@@ -34,7 +34,7 @@ from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.stores.attempt_record import AttemptRecord, attempts_namespace
 from astra_memory.stores.embeddings import DIMS
 from astra_memory.stores.memory import FIX_INDEX, NAMESPACE
-from astra_memory.stores.record import FixRecord
+from astra_memory.stores.record import DIFF_HASH_FIELD, FixRecord
 from astra_memory.stores.sqlite import EMBEDDED_FIELD
 
 BATCH = 500
@@ -131,6 +131,15 @@ def _describe(target: str | Path) -> str:
     return redact_url(str(target)) if is_postgres_url(str(target)) else str(Path(target).expanduser())
 
 
+def _as_copied(source: dict, value: dict) -> dict:
+    """``value`` with the source row's diff hash, if it has one (stores/record.py ``DIFF_HASH_FIELD``:
+    dropped on reading, like the embedded text): a fix changed in the source is still seen changed in
+    the destination (``content_problem``)."""
+    if DIFF_HASH_FIELD in source:
+        value[DIFF_HASH_FIELD] = source[DIFF_HASH_FIELD]
+    return value
+
+
 def _copy_namespace(src: BaseStore, dst: BaseStore, copier: CopiedVectors, namespace: tuple[str, ...],
                     model, batch: int, fields: tuple[str, ...]) -> tuple[list[str], set[str], set[str]]:
     """Copy every record of ``namespace`` (validated as ``model``: fix or attempt records) with its stored
@@ -142,7 +151,8 @@ def _copy_namespace(src: BaseStore, dst: BaseStore, copier: CopiedVectors, names
     vectors = {field: stored_vectors(src, namespace, field) for field in fields}
     for key_batch in _chunks(keys, batch):
         items = [item for item in src.batch([GetOp(namespace, key) for key in key_batch]) if item is not None]
-        values = [(item.key, model.from_store_value(item.value).to_store_value()) for item in items]
+        values = [(item.key, _as_copied(item.value, model.from_store_value(item.value).to_store_value()))
+                  for item in items]
         copier.vectors = {}
         for key, value in values:
             for field in fields:

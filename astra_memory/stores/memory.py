@@ -38,8 +38,10 @@ from astra_memory.stores.record import (
     RecordDiagnosis,
     cause_text_of,
     check_diff,
+    content_problem,
     memory_id_of,
     read_stored,
+    safe_problem,
     utc_now,
     validate_record,
 )
@@ -106,9 +108,16 @@ class FixMemory:
         return AttemptMemory(self.store, self.namespace, damaged=self.damaged)
 
     def record_of(self, item: Item, *, shape_only: bool = False) -> FixRecord | None:
-        """The fix a stored item holds, or None when its value is damaged (named in ``damaged``)."""
+        """The fix a stored item holds, or None when its value is damaged (named in ``damaged``): not a
+        valid record, or no longer the content stored under its id (``content_problem``: a diff edited
+        in the database, id kept). Every read of a fix comes here (search, get, list, replay's
+        candidates, the model's hits), so a changed record is never replayed nor shown as a fix."""
         try:
-            return read_stored(FixRecord, item.value, "fix record", shape_only=shape_only)
+            record = read_stored(FixRecord, item.value, "fix record", shape_only=shape_only)
+            problem = content_problem(item.key, item.value)
+            if problem is not None:
+                raise MemoryValidationError(safe_problem(f"changed fix record: {problem}"))
+            return record
         except MemoryValidationError as exc:
             self.damaged[item.key] = str(exc)
             return None

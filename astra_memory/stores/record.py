@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
 from datetime import datetime, timezone
@@ -141,7 +142,13 @@ def cause_text_of(value: dict[str, Any]) -> str:
     return diagnosis_text(str(value.get("error_type") or ""), str(value.get("fix_description") or ""))
 
 
-DERIVED_FIELDS = ("embed_text", CAUSE_FIELD)  # written beside a record's fields for search, never read back
+# The sha256 of the stored diff, byte for byte, beside the record's fields: checked on every read when
+# present (``content_problem``), never read back into the record. The id covers the diff's changed
+# lines with whitespace squashed, not its context, line numbers or indentation; this hash would. Not
+# written yet: the previous version refuses a value with a key it does not know (tests/test_mechanism.py:
+# a team upgrades one machine at a time), so this version only reads it, and the next one writes it.
+DIFF_HASH_FIELD = "diff_sha256"
+DERIVED_FIELDS = ("embed_text", CAUSE_FIELD, DIFF_HASH_FIELD)  # written beside a record's fields, never read back
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
 
 
@@ -171,6 +178,10 @@ SCRUBBED_DIFF = ("not replayable: the confirmed diff held text that looks like a
                  f"has {REDACTED} in its place; replaying it would write that placeholder into the code")
 SCRUBBED_BEFORE = (f"not replayable: the stored diff holds {REDACTED} (a secret scrubbed from it, or text that "
                    "cannot be told from one); replaying it could write that placeholder into the code")
+
+
+VERSION_ONE = ("not replayable: a version-1 record, whose id is not over its content, so a diff changed in "
+               "memory could not be told; `astra-memory memory migrate` gives it its content id")
 
 
 class FixRecord(StoredRecord):
@@ -301,9 +312,12 @@ class FixRecord(StoredRecord):
     def replay_refusal(self) -> str:
         """Why replay never applies this record's diff, or "": the reason it was stored with, or, for
         a record stored before there was one, a ``[REDACTED]`` in its diff (a scrubbed secret cannot
-        be told from that text, so such a diff is never applied)."""
+        be told from that text, so such a diff is never applied); a version-1 record's id is not over
+        its content (``content_problem`` cannot check it), so it is never applied before ``memory migrate``."""
         if self.not_replayable:
             return self.not_replayable
+        if self.schema_version < SCHEMA_VERSION:
+            return VERSION_ONE
         return SCRUBBED_BEFORE if REDACTED in self.diff else ""
 
     @property
@@ -339,6 +353,46 @@ class FixRecord(StoredRecord):
     def from_store_value(cls, value: dict[str, Any], *, scrub: bool = True) -> "FixRecord":
         return cls.model_validate({k: v for k, v in value.items() if k not in DERIVED_FIELDS},
                                   context={"scrub": scrub})
+
+
+def diff_digest(diff: str) -> str:
+    """The sha256 of a diff's text, byte for byte (UTF-8)."""
+    return hashlib.sha256(diff.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def content_problem(key: str, value: dict[str, Any]) -> str | None:
+    """Why a stored fix record is not the record that was stored under ``key``, or None: the one check
+    every read of a fix goes through (``FixMemory.record_of``), on the value as stored (before any
+    scrubbing), once its shape is valid.
+
+    - it names itself by its key (``memory_id``);
+    - its diff is byte for byte the one written, when its value holds its hash (``diff_sha256``,
+      ``DIFF_HASH_FIELD``: read, not yet written); without one it is checked by its id alone;
+    - a version-2 record's content (project, error type, normalised diff: ``memory_id_for``) still
+      gives its id, as ``memory import`` checks (stores/transfer.py ``checked_id``). A version-1 id was
+      over the session, not the content: such a record is never replayed (``replay_refusal``).
+
+    A row changed in the database (a diff given another line, id kept) fails it and is damaged:
+    skipped, named, deletable. Not covered: a row written whole with its id and hash recomputed (both
+    are over public content: a check, not a signature)."""
+    memory_id = value.get("memory_id")
+    if memory_id != key:
+        return f"it is stored under the id {key} but names itself {memory_id}"
+    diff = value.get("diff") or ""
+    recorded = value.get(DIFF_HASH_FIELD)
+    if recorded is not None and recorded != diff_digest(diff):
+        return (f"its diff is not the diff it was stored with (the stored {DIFF_HASH_FIELD} is {recorded}, the diff's "
+                f"is {diff_digest(diff)}): changed after it was stored")
+    if int(value.get("schema_version") or SCHEMA_VERSION) < SCHEMA_VERSION:
+        return None
+    expected = memory_id_for(project=str(value.get("project") or ""), error_type=str(value.get("error_type") or ""),
+                             diff=diff, fix_description=str(value.get("fix_description") or ""),
+                             file_paths=[str(p).strip() for p in value.get("file_paths") or []],
+                             project_id=str(value.get("project_id") or ""))
+    if expected != memory_id:
+        return (f"its content (project, error type, diff) gives the id {expected}, not {memory_id}: changed after it "
+                f"was stored")
+    return None
 
 
 def check_diff(record: FixRecord) -> FixRecord:
@@ -389,5 +443,10 @@ def read_stored(model: type, value: Any, what: str, *, shape_only: bool = False)
             problem = problems(exc)
         except (MemoryValidationError, TypeError, ValueError) as exc:
             problem = str(exc)
-    said = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", scrub(f"invalid {what}: {problem}"))
-    raise MemoryValidationError(said if len(said) <= MAX_PROBLEM_CHARS else said[:MAX_PROBLEM_CHARS] + " ...")
+    raise MemoryValidationError(safe_problem(f"invalid {what}: {problem}"))
+
+
+def safe_problem(text: str) -> str:
+    """A problem with a stored value as it may be shown: scrubbed, control characters escaped, bounded."""
+    said = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", scrub(text))
+    return said if len(said) <= MAX_PROBLEM_CHARS else said[:MAX_PROBLEM_CHARS] + " ..."
