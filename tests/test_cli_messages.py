@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import shlex
-import uuid
 
 import pytest
 from rich.console import Console
@@ -20,11 +19,13 @@ TRICKY = ('return f"{value}{t[value % 10]}"', "[bold]not bold[/bold]", "a [/b] s
 
 def _store_tricky_record() -> str:
     from astra_memory.backends.memory_only import open_memory
-    from astra_memory.stores.record import utc_now, validate_record
+    from astra_memory.stores.record import memory_id_for, utc_now, validate_record
 
     now = utc_now()
-    record = validate_record({
-        "memory_id": str(uuid.uuid4()), "symptom": "IndexError [/b] in " + TRICKY[0],
+    record = validate_record({  # a stored fix's id is its content's (stores/record.py content_problem)
+        "memory_id": memory_id_for(project="ordinals[/b]", error_type="IndexError", diff="",
+                                   fix_description=" | ".join(TRICKY), file_paths=["app/[x]/ordinal.py"]),
+        "symptom": "IndexError [/b] in " + TRICKY[0],
         "error_type": "IndexError", "file_paths": ["app/[x]/ordinal.py"],
         "fix_description": " | ".join(TRICKY), "outcome": "pytest passed [/] [bold]", "timestamp": now,
         "updated_at": now, "session_id": "s-1", "thread_id": "s-1", "project": "ordinals[/b]", "model": "none",

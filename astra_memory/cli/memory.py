@@ -260,16 +260,18 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
 def memory_smoke(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     """Store a provisional record, find it, read it back from another process, delete it, confirm it is gone."""
     from astra_memory.backends.memory_only import open_memory
-    from astra_memory.stores.record import utc_now, validate_record
+    from astra_memory.stores.record import memory_id_for, utc_now, validate_record
 
     steps: list[dict] = []
     token = uuid.uuid4().hex[:8]
     symptom = f"SmokeCheckError: provisional record {token} for the store/verify/delete check"
     now = utc_now()
-    record = validate_record({
-        "memory_id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"astra-smoke-{token}")), "symptom": symptom,
-        "error_type": "SmokeCheckError", "file_paths": ["smoke/check.py"],
-        "fix_description": f"Provisional smoke-test record {token}; deleted by the same check.",
+    description = f"Provisional smoke-test record {token}; deleted by the same check."
+    record = validate_record({  # its id is its content's, as every stored fix's (stores/record.py content_problem)
+        "memory_id": memory_id_for(project="astra-smoke", error_type="SmokeCheckError", diff="",
+                                   fix_description=description, file_paths=["smoke/check.py"]),
+        "symptom": symptom, "error_type": "SmokeCheckError", "file_paths": ["smoke/check.py"],
+        "fix_description": description,
         "outcome": "smoke check (not a confirmed fix)", "timestamp": now, "updated_at": now,
         "session_id": f"smoke-{token}", "thread_id": f"smoke-{token}", "project": "astra-smoke", "model": "none",
     })
