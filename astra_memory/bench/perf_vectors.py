@@ -18,7 +18,7 @@ from langgraph.store.base import PutOp
 
 from astra_memory.bench.query_cases import SHIPPED_CASES, load_cases
 from astra_memory.scenarios import list_scenarios
-from astra_memory.stores.record import utc_now, validate_record
+from astra_memory.stores.record import memory_id_for, utc_now, validate_record
 from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
@@ -83,7 +83,9 @@ def noisy_vectors(base, count: int, seed: int = 7, start: int = 0):
 def record_value(template: dict, text: str, index: int) -> dict:
     """A full, valid record value (as ``FixRecord.to_store_value`` writes it), unique per index."""
     value = dict(template)
-    value["memory_id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, f"astra-perf-{index}"))
+    value["diff"] = template["diff"].rstrip("\n") + f"  # {index}\n"  # its own fix, under its content's id
+    value["memory_id"] = memory_id_for(project=value["project"], error_type=value["error_type"], diff=value["diff"],
+                                       fix_description=value["fix_description"], file_paths=value["file_paths"])
     value["symptom"] = f"{text[:600]} [synthetic record {index}]"
     value["session_id"] = value["thread_id"] = f"perf-{index}"
     value["embed_text"] = f"{value['symptom']}\nFix: {value['fix_description']}"
