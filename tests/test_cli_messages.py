@@ -132,9 +132,23 @@ def test_a_reused_thread_id_says_what_to_do(tmp_path):
     assert "new thread id" in str(caught.value) and "resume" in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_the_demo_says_where_its_memory_is():
+@pytest.mark.parametrize("on_path", [True, False])
+def test_the_demo_says_where_its_memory_is_with_a_command_that_runs(on_path, monkeypatch):
+    """After scripts/demo.sh the venv is not activated: the hint names the console script by its full
+    path then, and the bare name only when the shell's PATH finds this very program (issue 36 item 10)."""
+    import os
+    import shutil
+    import sys
+    from pathlib import Path
+
     from astra_memory.session.demo import demo_memory_note
 
+    bin_dir = Path(sys.executable).parent
+    others = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and Path(p).resolve() != bin_dir.resolve()]
+    monkeypatch.setenv("PATH", os.pathsep.join(([str(bin_dir)] if on_path else []) + others))
+    found = shutil.which("astra-memory")
+    assert (found is not None and Path(found).resolve() == (bin_dir / "astra-memory").resolve()) == on_path
+    me = "astra-memory" if on_path else str(bin_dir / "astra-memory")
     note = demo_memory_note("/home/u/.astra/demo/2026 run")
-    assert "ASTRA_HOME='/home/u/.astra/demo/2026 run' astra-memory run alpha" in note
-    assert "memory export" in note and "memory import" in note
+    assert f"ASTRA_HOME='/home/u/.astra/demo/2026 run' {me} run alpha" in note
+    assert f"{me} memory export" in note and f"&& {me} memory import demo-fixes.jsonl" in note

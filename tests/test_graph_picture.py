@@ -40,3 +40,32 @@ def test_the_command_rewrites_a_stale_block(tmp_path):
     assert result.returncode == 2 and "none.md" in result.stderr
     printed = run_cli("graph", "--mermaid")
     assert printed.returncode == 0 and printed.stdout == mermaid()
+
+
+def test_the_svg_picture_draws_every_node_and_edge_offline(tmp_path):
+    """`graph --svg FILE` writes a picture a browser opens with no network: every node of the compiled
+    graph as a box (gates and the human approval marked), every edge as a line, dotted when conditional,
+    and nothing that links outside the file."""
+    import xml.etree.ElementTree as ET
+
+    target = tmp_path / "graph.svg"
+    result = run_cli("graph", "--svg", str(target))
+    assert result.returncode == 0, result.stderr
+    assert str(target) in result.stderr
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.parse(target).getroot()
+    drawn = graph.get_graph()
+    boxes = {g.get("data-node"): g.get("class") for g in root.iterfind("s:g", ns)}
+    assert set(boxes) == set(drawn.nodes)
+    assert boxes["approve"] == "node human" and boxes["confirm"] == "node gate" and boxes["tools"] == "node node"
+    lines = {(p.get("data-source"), p.get("data-target")): p for p in root.iterfind("s:polyline", ns)}
+    assert set(lines) == {(e.source, e.target) for e in drawn.edges}
+    for edge in drawn.edges:
+        line = lines[(edge.source, edge.target)]
+        assert (line.get("stroke-dasharray") is not None) == edge.conditional
+        assert len(line.get("points").split()) >= 2
+    text = target.read_text(encoding="utf-8")
+    assert "<script" not in text and "href" not in text and "@import" not in text
+    assert text.count("http") == 1  # the SVG namespace, which names the format and is never fetched
+    bad = run_cli("graph", "--svg", str(tmp_path / "missing" / "graph.svg"))
+    assert bad.returncode == 2 and "cannot write" in bad.stderr

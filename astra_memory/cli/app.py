@@ -351,11 +351,22 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 def graph(
     mermaid: Annotated[bool, typer.Option("--mermaid", metavar="", help="Print the graph as Mermaid (the default).")] = True,
     readme: Annotated[Optional[Path], typer.Option(help="Rewrite the generated graph block in this file.")] = None,
+    svg: Annotated[Optional[Path], typer.Option(
+        help="Write the graph as an SVG picture to this file (drawn offline; open it in a browser).")] = None,
 ) -> None:
-    """The agent graph as a picture (Mermaid), drawn from the compiled graph itself."""
+    """The agent graph as a picture (Mermaid, or an SVG file), drawn from the compiled graph itself."""
     from astra_memory.graph.picture import mermaid as draw
     from astra_memory.graph.picture import update_readme
 
+    if svg is not None:
+        from astra_memory.graph.svg import write_svg
+
+        try:
+            written = write_svg(svg)
+        except OSError as exc:
+            fail(f"cannot write {svg}: {exc.strerror or exc}")
+        err.print(f"{written}: the graph as SVG (open it in a browser)", markup=False, highlight=False)
+        return
     if readme is None:
         sys.stdout.write(draw())
         return

@@ -24,6 +24,7 @@ from astra_memory.context import Context
 from astra_memory.events import read_events
 from astra_memory.nodes.report import summarize
 from astra_memory.scenarios import load_scenario
+from astra_memory.session.hints import program
 from astra_memory.session.run import (
     OnStart,
     OnUpdate,
@@ -61,11 +62,11 @@ def first_action_after_memory(events: list[dict[str, Any]]) -> bool:
 def demo_memory_note(data_dir: str | Path) -> str:
     """Where the demo's memory is and how to use it: the demo never writes your own memory, so a
     later ``run alpha`` finds nothing unless it is pointed at the demo's data or its fixes are imported."""
-    home = shlex.quote(str(data_dir))
+    home, me = shlex.quote(str(data_dir)), program()
     return (f"the demo kept its own memory in {data_dir} (your sessions' memory is untouched). To use it: "
-            f"ASTRA_HOME={home} astra-memory run alpha; or copy its fixes into yours: "
-            f"ASTRA_HOME={home} astra-memory memory export demo-fixes.jsonl && "
-            "astra-memory memory import demo-fixes.jsonl")
+            f"ASTRA_HOME={home} {me} run alpha; or copy its fixes into yours: "
+            f"ASTRA_HOME={home} {me} memory export demo-fixes.jsonl && "
+            f"{me} memory import demo-fixes.jsonl")
 
 
 def run_demo(settings: Settings, *, model: str = "scripted", context: Context | None = None,

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
 SCRIPTED = "scripted"  # the offline model (models/factory.py): the only one that costs nothing
 
 
@@ -12,3 +17,16 @@ def resume_command(thread_id: str, model: str | None, *flags: str) -> str:
     kept by ``resume``."""
     live = () if model in (None, "", SCRIPTED) else ("--approve-live-cost",)
     return " ".join(("astra-memory resume", thread_id, *flags, *live))
+
+
+def program() -> str:
+    """How to type this installation's ``astra-memory``: the bare name when the shell's PATH finds this
+    very program, else the console script's full path. After ``scripts/demo.sh`` the venv is not
+    activated, so a bare ``astra-memory`` is not found (or finds another installation)."""
+    script = Path(sys.executable).parent / "astra-memory"
+    if not script.is_file():  # not run from an installed environment: the name is all we know
+        return "astra-memory"
+    found = shutil.which("astra-memory")
+    if found and Path(found).resolve() == script.resolve():
+        return "astra-memory"
+    return shlex.quote(str(script))
