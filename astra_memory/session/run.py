@@ -108,15 +108,20 @@ class Agent:
 
 
 @contextmanager
-def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
-    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends.open) and compile the graph."""
+def open_agent(settings: Settings | None = None, *, interrupt_before: tuple[str, ...] = ()) -> Iterator[Agent]:
+    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends.open) and compile the graph.
+
+    ``interrupt_before``: nodes the run stops before (LangGraph), the same graph otherwise: the MCP
+    server stops before ``investigate``, where the calling agent takes the model's turn
+    (astra_memory/mcp_server/fix_sessions.py)."""
     settings = settings or Settings()
     ensure_home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         watch_writes(backend.checkpointer)
-        graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
+        graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store,
+                                interrupt_before=list(interrupt_before) or None)
         context = Context()
         yield Agent(graph, FixMemory(backend.store, min_score=context.min_score, floor=context.min_fused_score,
                                      namespace=namespace_for(context.namespace)), settings, ledger, backend.threads)
