@@ -131,19 +131,19 @@ def _session(agent: Agent, session: str):
     return snapshot
 
 
-def _finish_result(session: str, values: dict, status: str, **extra: Any) -> FinishResult:
-    reason = values.get("reason") or ""
-    if status == "open":
+def _finish_result(session: str, values: dict, status: str, reason: str | None = None, **extra: Any) -> FinishResult:
+    """The outcome in the agent's words: the report's reason, or, for a session still open, why."""
+    if reason is None and status == "open":
         runs = values.get("test_runs") or []
         last = runs[-1] if runs else {}
-        reason = (f"tests still fail: {last.get('outcome', '')}; the change stays in the workspace: change it "
-                  "and call finish_fix again" if last.get("phase") == "test" and not last.get("passed")
-                  else "the change was not applied; see the session's messages") if not extra.get("reason") \
-            else extra.pop("reason")
-        tool_replies = [m for m in values.get("messages") or [] if getattr(m, "type", "") == "tool"]
-        errors = [m.content for m in tool_replies[-6:] if getattr(m, "status", "") == "error"]
-        if errors and not (last.get("phase") == "test" and not last.get("passed")):
-            reason += ": " + " | ".join(str(e)[:500] for e in errors)
+        if last.get("phase") == "test" and not last.get("passed"):
+            reason = (f"tests still fail: {last.get('outcome', '')}; a failed attempt was recorded and the change "
+                      "stays in the workspace: change it and call finish_fix again")
+        else:
+            tool_replies = [m for m in values.get("messages") or [] if getattr(m, "type", "") == "tool"]
+            errors = [str(m.content)[:500] for m in tool_replies[-6:] if getattr(m, "status", "") == "error"]
+            reason = "the change was not applied: " + (" | ".join(errors) or "see the session's events")
+    reason = values.get("reason") or "" if reason is None else reason
     return FinishResult(session=session, status=status, reason=quoted(reason, 4_000),
                         stored_memory_id=values.get("stored_memory_id"),
                         passed_outcome=quoted(values["passed_outcome"]) if values.get("passed_outcome") else None,
