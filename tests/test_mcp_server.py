@@ -72,6 +72,7 @@ def test_stdio_begin_fix_finish_fix_stores_a_confirmed_fix_found_by_the_next_pro
         async with Client(stdio(tmp_path)) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert set(tools) == TOOLS
+            assert set(tools["begin_fix"].input_schema["properties"]) == {"workspace", "test_command"}
             assert set(tools["finish_fix"].input_schema["required"]) == {"session", "description", "cause"}
             assert "stored_memory_id" in tools["finish_fix"].output_schema["properties"]
             begun = await call(client, "begin_fix", workspace=str(first), test_command=ALPHA.test_command)
@@ -196,3 +197,23 @@ def test_streamable_http_serves_the_same_tools_and_sessions(tmp_path):
         server.wait(timeout=30)
     assert done["status"] == "fixed", done
     assert memory_ids() == [done["stored_memory_id"]]
+
+
+def test_a_workspace_under_a_root_the_client_declares_is_accepted_without_allow(tmp_path):
+    import mcp_types
+
+    workspace = project_copy(tmp_path / "declared", "corsgate")
+
+    async def roots(context) -> mcp_types.ListRootsResult:
+        return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=(tmp_path / "declared").as_uri())])
+
+    async def session() -> None:
+        params = StdioServerParameters(command=COMMAND, args=["mcp"], env=server_env())
+        async with Client(params, list_roots_callback=roots) as client:
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            assert begun.get("status") == "open", begun
+            other = project_copy(tmp_path / "undeclared", "corsgate")
+            refused = await call(client, "begin_fix", workspace=str(other), test_command=ALPHA.test_command)
+            assert "outside the roots" in refused["error"] and str(tmp_path / "declared") in refused["error"]
+
+    anyio.run(session)

@@ -9,15 +9,15 @@ and runs in a worker thread; a session lives in the checkpoint, not in this proc
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import anyio
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ListRootsResult
 from pydantic import Field
 
 from astra_memory.errors import AstraError
@@ -51,15 +51,14 @@ def allowed(workspace: Path, roots: Sequence[Path]) -> bool:
     return any(workspace == root or workspace.is_relative_to(root) for root in roots)
 
 
-async def client_roots(ctx: Context) -> list[Path]:
-    """The roots the client declares, or none (a client without the roots capability)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # roots are deprecated in the newest protocol version, still served
-            result = await ctx.session.list_roots()
-    except Exception:  # noqa: BLE001 - no roots capability, no back-channel: only --allow counts
-        return []
-    return root_paths([r.uri for r in result.roots])
+def declared_roots(ctx: Context) -> ListRoots | None:
+    """Ask the client for its roots (MCP ``roots/list``, through the SDK's resolver), when it declares the
+    capability; a client without it has none, and only ``--allow`` counts."""
+    capabilities = ctx.client_capabilities
+    return ListRoots() if capabilities is not None and capabilities.roots is not None else None
+
+
+ClientRoots = Annotated[ListRootsResult | None, Resolve(declared_roots)]
 
 
 def build_server(settings: Settings | None = None, allow: Sequence[str | Path] = ()) -> MCPServer:
@@ -76,12 +75,12 @@ def build_server(settings: Settings | None = None, allow: Sequence[str | Path] =
         except AstraError as exc:
             raise ToolError(str(exc)) from None
 
-    async def checked_workspace(workspace: str, ctx: Context) -> Path:
+    def checked_workspace(workspace: str, declared: ListRootsResult | None) -> Path:
         path = Path(workspace).expanduser()
         if not path.is_absolute():
             raise ToolError(f"workspace {workspace!r} is not an absolute path; give the project's folder")
         path = path.resolve()
-        roots = [*await client_roots(ctx), *allow_paths]
+        roots = [*root_paths([r.uri for r in (declared.roots if declared is not None else [])]), *allow_paths]
         if not allowed(path, roots):
             shown = ", ".join(str(r) for r in roots) or "none (the client declares no roots, and no --allow was given)"
             raise ToolError(f"workspace {path} is outside the roots this server may work in ({shown}); declare it "
@@ -103,10 +102,10 @@ def build_server(settings: Settings | None = None, allow: Sequence[str | Path] =
             workspace: Annotated[str, Field(description="absolute path of the project folder (inside a root)")],
             test_command: Annotated[str, Field(min_length=1, max_length=1_000,
                                                description='how its tests run, e.g. "python -m pytest -q"')],
-            ctx: Context) -> BeginResult:
+            roots: ClientRoots = None) -> BeginResult:
         """Snapshot the project as it is, run its tests, and search memory for the failure: returns the fix
         session id, the failing test ids and the memory hits. Then edit the source and call finish_fix."""
-        path = await checked_workspace(workspace, ctx)
+        path = checked_workspace(workspace, roots)
         return await in_thread(fix_sessions.begin_fix, path, test_command)
 
     @server.tool()
