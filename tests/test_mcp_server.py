@@ -217,3 +217,33 @@ def test_a_workspace_under_a_root_the_client_declares_is_accepted_without_allow(
             assert "outside the roots" in refused["error"] and str(tmp_path / "declared") in refused["error"]
 
     anyio.run(session)
+
+
+def test_replay_fix_replays_this_projects_confirmed_fix_and_leaves_another_projects_workspace_as_it_was(tmp_path):
+    workspace, fork = project_copy(tmp_path, "corsgate"), project_copy(tmp_path, "corsgate-fork")
+    source = workspace / "app" / "settings.py"
+
+    async def session() -> None:
+        async with Client(stdio(tmp_path)) as client:
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            fix(workspace)
+            stored = (await call(client, "finish_fix", session=begun["session"], description=DESCRIPTION,
+                                 cause=CAUSE))["stored_memory_id"]
+            assert stored
+            # Another project: its fix is replayed only with a human's yes, and no one answers here.
+            before = {p: p.read_bytes() for p in fork.rglob("*") if p.is_file()}
+            other = await call(client, "begin_fix", workspace=str(fork), test_command=ALPHA.test_command)
+            replayed = await call(client, "replay_fix", session=other["session"])
+            assert replayed["status"] == "open" and replayed["replayed_memory_id"] is None, replayed
+            assert "approval" in replayed["tried"][0] + replayed["skipped"], replayed
+            assert {p: p.read_bytes() for p in fork.rglob("*") if p.is_file()} == before
+            # This project, the bug back: its own confirmed fix is replayed, confirmed and counted.
+            source.write_text(source.read_text(encoding="utf-8").replace(FIXED, BROKEN), encoding="utf-8")
+            again = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            replayed = await call(client, "replay_fix", session=again["session"])
+            assert replayed["status"] == "fixed" and replayed["replayed_memory_id"] == stored, replayed
+            assert FIXED in source.read_text(encoding="utf-8")
+            shown = await call(client, "show_fix", memory_id=stored)
+            assert [c["kind"] for c in shown["confirmations"]] == ["fix", "replay"], shown["confirmations"]
+
+    anyio.run(session)
