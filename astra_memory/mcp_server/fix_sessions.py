@@ -215,7 +215,13 @@ def finish_fix(agent: Agent, session: str, description: str, cause: str) -> Fini
         agent.graph.update_state(agent.config(session),
                                  {"task": {**task, "script": [*(task.get("script") or []), *turns]}},
                                  as_node=values.get("last_node") or "replay")
-        final = _play(agent, session)
+        try:
+            final = _play(agent, session)
+        except BaseException:  # a bug of ours stopped the session (resumable): the caller keeps its change
+            for item in change.changed:
+                if (workspace.root / item.path).is_file():
+                    workspace.write_bytes(item.path, item.after)
+            raise
         _keep_base(run_dir, workspace.root, final, edits_before)
         # A file whose edit the graph refused (the repetition gate, say) gets the caller's text back.
         applied = {e["path"] for e in (final.get("edits") or [])[edits_before:]}
@@ -256,6 +262,8 @@ def replay_fix(agent: Agent, session: str) -> ReplayResult:
 def search_fixes(agent: Agent, failure: str, project: str | None = None, top_k: int = 3) -> SearchResult:
     """Confirmed fixes for a failure, as the agent's memory search shows them; failed attempts apart."""
     memory = agent.memory
+    if project is not None and not Path(project).is_dir():
+        raise FixSessionError(f"project {project!r} is not a folder: give the folder of the project the search is for")
     project_id = project_identity(project, agent.settings.home).project_id if project else None
     hits = memory.search_codebase_memory(failure, top_k=top_k, project_id=project_id)
     tried = memory.attempts.delivered(failure, failing_tests=[], project_id=project_id or "")

@@ -76,9 +76,10 @@ def build_server(settings: Settings | None = None, allow: Sequence[str | Path] =
             raise ToolError(str(exc)) from None
 
     def checked_workspace(workspace: str, declared: ListRootsResult | None) -> Path:
+        """The project folder, if it is under a root the client declared or an --allow path."""
         path = Path(workspace).expanduser()
         if not path.is_absolute():
-            raise ToolError(f"workspace {workspace!r} is not an absolute path; give the project's folder")
+            raise ToolError(f"{workspace!r} is not an absolute path; give the project's folder")
         path = path.resolve()
         roots = [*root_paths([r.uri for r in (declared.roots if declared is not None else [])]), *allow_paths]
         if not allowed(path, roots):
@@ -92,10 +93,12 @@ def build_server(settings: Settings | None = None, allow: Sequence[str | Path] =
             failure: Annotated[str, Field(min_length=1, max_length=4_000,
                                           description="the failure's symptoms: error type, message, failing test")],
             project: Annotated[str | None, Field(description="the project's folder: its own fixes rank first")] = None,
-            top_k: Annotated[int, Field(ge=1, le=10)] = 3) -> SearchResult:
+            top_k: Annotated[int, Field(ge=1, le=10)] = 3,
+            roots: ClientRoots = None) -> SearchResult:
         """Confirmed fixes for a failure, each with why it matched, or "no confident match"; failed attempts
         on the same failure are listed apart and are not fixes."""
-        return await in_thread(fix_sessions.search_fixes, failure, project, top_k)
+        folder = str(checked_workspace(project, roots)) if project else None
+        return await in_thread(fix_sessions.search_fixes, failure, folder, top_k)
 
     @server.tool()
     async def begin_fix(
