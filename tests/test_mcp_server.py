@@ -153,6 +153,10 @@ def test_a_server_restart_between_begin_fix_and_finish_fix_changes_nothing(tmp_p
 
     session = anyio.run(begin)  # that server process has exited
     fix(workspace)
+    # Our own agent does not take the client's turn: `resume` refuses the thread, and leaves it as it was.
+    resumed = subprocess.run([COMMAND, "resume", session], capture_output=True, text=True, env=server_env(),
+                             timeout=120)
+    assert resumed.returncode == 2 and "finish_fix" in resumed.stderr, resumed.stderr
 
     async def finish() -> dict:
         async with Client(stdio(tmp_path)) as client:
