@@ -117,6 +117,8 @@ HOSTILE = {
     "plants a conftest": lambda ws: (ws / "conftest.py").write_text(
         "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n"
         "    outcome = yield\n    outcome.get_result().outcome = 'passed'\n", encoding="utf-8"),
+    "configures pytest to deselect them": lambda ws: (ws / "pytest.ini").write_text(
+        "[pytest]\naddopts = -k 'not origin and not blank'\n", encoding="utf-8"),
     "makes the tests skip": lambda ws: (ws / "app" / "settings.py").write_text(
         "import pytest\npytest.skip('not today', allow_module_level=True)\n"
         + (ws / "app" / "settings.py").read_text(encoding="utf-8"), encoding="utf-8"),
