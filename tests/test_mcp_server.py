@@ -253,3 +253,27 @@ def test_replay_fix_replays_this_projects_confirmed_fix_and_leaves_another_proje
             assert [c["kind"] for c in shown["confirmations"]] == ["fix", "replay"], shown["confirmations"]
 
     anyio.run(session)
+
+
+def test_tests_still_failing_leave_the_session_open_and_the_next_finish_fix_takes_the_rest(tmp_path):
+    workspace = project_copy(tmp_path, "corsgate")
+    source = workspace / "app" / "settings.py"
+    halfway = '    return [origin.strip() for origin in raw.split(",") if origin]'
+
+    async def session() -> None:
+        async with Client(stdio(tmp_path)) as client:
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            source.write_text(source.read_text(encoding="utf-8").replace(BROKEN, halfway), encoding="utf-8")
+            first = await call(client, "finish_fix", session=begun["session"], description="Strip each entry.",
+                               cause=CAUSE)
+            assert first["status"] == "open" and first["attempts_recorded"], first
+            assert first["stored_memory_id"] is None and halfway in source.read_text(encoding="utf-8")
+            source.write_text(source.read_text(encoding="utf-8").replace(halfway, FIXED), encoding="utf-8")
+            done = await call(client, "finish_fix", session=begun["session"], description=DESCRIPTION, cause=CAUSE)
+            assert done["status"] == "fixed", done
+            shown = await call(client, "show_fix", memory_id=done["stored_memory_id"])
+            diff = json.loads(shown["fields"]["diff"])
+            assert f"-{BROKEN}" in diff and f"+{FIXED}" in diff, diff  # the session's edits, from the snapshot
+
+    anyio.run(session)
+    assert len(memory_ids()) == 1
