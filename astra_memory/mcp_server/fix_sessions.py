@@ -79,7 +79,8 @@ def open_fix_agent(settings: Settings | None = None) -> Iterator[Agent]:
         yield agent
 
 
-def _hits(values: dict, memory=None) -> SearchResult:
+def _hits(values: dict) -> SearchResult:
+    """The first memory search of the session, as it was delivered (nodes/memory_search.py)."""
     found = values.get("memory") or {}
     return SearchResult(
         hits=[Hit(memory_id=h["memory_id"], score=h["score"], project=quoted(h.get("project", ""), 200))
