@@ -74,6 +74,9 @@ class Task(TypedDict, total=False):
     knobs: dict[str, Any]  # the run knobs the session keeps across resume (context.recorded_knobs)
     approve_edits: bool  # a human approves each edit before it is applied (nodes/approve.py)
     state_version: int  # STATE_VERSION of the code that started the session (stamped by prepare)
+    # "client": the calling agent edits (astra-memory mcp, astra_memory/mcp_server/): its turns are the
+    # script, written by finish_fix from its change to the workspace; no model of ours is needed
+    editor: str
     fix_memory: str  # Studio: which fix memory the run uses, said in its first update (graph/studio.py)
 
 

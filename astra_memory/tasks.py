@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
@@ -135,6 +135,7 @@ class TaskInput(BaseModel):
     test_env: dict[str, str] | None = None
     python: str | None = None  # the project's interpreter (``--python``): its folder first on the test PATH
     approve_edits: bool | None = None
+    editor: Literal["client"] | None = None  # the calling agent edits (astra-memory mcp); its turns are the script
     # Filled in by the graph; accepted when a caller already built a complete task (the CLI, scripts).
     run_dir: str | None = None
     session_id: str | None = None

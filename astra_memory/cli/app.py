@@ -508,6 +508,19 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
 app.command()(prices)  # astra_memory/cli/prices.py: what the cost guard charges, and its source
 
 
+@app.command()
+def mcp(ctx: typer.Context,
+        http: Annotated[Optional[int], typer.Option("--http", metavar="PORT", min=1, max=65535,
+                                                    help="Serve streamable HTTP on 127.0.0.1:PORT (default: stdio).")] = None,
+        allow: Annotated[Optional[list[Path]], typer.Option(
+            "--allow", metavar="PATH", help="A folder the server may work in, besides the client's MCP roots "
+            "(repeat for more).")] = None) -> None:
+    """Serve confirmed-fix memory to any coding agent over MCP (docs/mcp.md)."""
+    from astra_memory.mcp_server.server import serve
+
+    serve(http_port=http, allow=allow or [], settings=settings_of(ctx))
+
+
 def main() -> None:
     """The command, with the last resort for data errors no command expected (a disk that filled up
     mid-command, a folder made read-only): a named message and exit 2, never a traceback."""

@@ -68,8 +68,10 @@ def candidates(state: AgentState, runtime: Runtime[Context], workspace) -> tuple
 
 
 def no_model(state: AgentState, context: Context) -> bool:
+    """No model can take the next turn: the scripted one without a script, unless the calling agent
+    takes it (``editor``: client; astra_memory/mcp_server/)."""
     task = state["task"]
-    return model_name(task, context) == "scripted" and not task.get("script")
+    return model_name(task, context) == "scripted" and not task.get("script") and task.get("editor") != "client"
 
 
 def replay(state: AgentState, runtime: Runtime[Context]) -> dict:

@@ -108,15 +108,20 @@ class Agent:
 
 
 @contextmanager
-def open_agent(settings: Settings | None = None) -> Iterator[Agent]:
-    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends.open) and compile the graph."""
+def open_agent(settings: Settings | None = None, *, interrupt_before: tuple[str, ...] = ()) -> Iterator[Agent]:
+    """Open the checkpointer, the memory and the cost ledger (see astra_memory.backends.open) and compile the graph.
+
+    ``interrupt_before``: nodes the run stops before (LangGraph), the same graph otherwise: the MCP
+    server stops before ``investigate``, where the calling agent takes the model's turn
+    (astra_memory/mcp_server/fix_sessions.py)."""
     settings = settings or Settings()
     ensure_home(settings)
     embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
     # SQLite files under settings.home, or one PostgreSQL database when ASTRA_DATABASE_URL is set.
     with open_backend(settings, embeddings) as backend, open_cost_ledger(settings, backend) as ledger:
         watch_writes(backend.checkpointer)
-        graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store)
+        graph = builder.compile(checkpointer=backend.checkpointer, store=backend.store,
+                                interrupt_before=list(interrupt_before) or None)
         context = Context()
         yield Agent(graph, FixMemory(backend.store, min_score=context.min_score, floor=context.min_fused_score,
                                      namespace=namespace_for(context.namespace)), settings, ledger, backend.threads)
@@ -398,6 +403,16 @@ def resumed_context(agent: Agent, thread_id: str, given: Mapping[str, Any] | Non
     return session_context(recorded_of(_task_of(agent, thread_id)), given, base)
 
 
+def refuse_client_session(agent: Agent, thread_id: str, task: Task) -> None:
+    """A fix session of an MCP client (``editor``: client) is continued by that client's ``finish_fix``
+    (astra_memory/mcp_server/fix_sessions.py), on the graph that stops before each model turn: resumed on
+    another, the model's turn would find no turn of the caller to play."""
+    if task.get("editor") == "client" and "investigate" not in (getattr(agent.graph, "interrupt_before_nodes", None)
+                                                                 or ()):
+        raise AstraError(f"thread {thread_id} is a fix session of an MCP client (astra-memory mcp): the calling "
+                         "agent continues it with finish_fix")
+
+
 def resume_session(agent: Agent, thread_id: str, *, context: Context | None = None,
                    on_update: OnUpdate | None = None, on_approval: OnApproval | None = None,
                    uncancel: bool = False, on_start: OnStart | None = None) -> tuple[dict[str, Any], bool]:
@@ -417,6 +432,7 @@ def resume_session(agent: Agent, thread_id: str, *, context: Context | None = No
             return snapshot.values, False
         refuse_cancelled(agent, thread_id, uncancel=uncancel)
         refuse_earlier_version(agent, thread_id)
+        refuse_client_session(agent, thread_id, task)
         context = _guarded(agent, context or resumed_context(agent, thread_id), task)
         payload = None if snapshot is not None else {"task": task}
         return _drive(agent, payload, thread_id, context, on_update, on_approval, on_start), True
