@@ -30,12 +30,14 @@ from astra_memory.cli.common import (
     settings_of,
 )
 from astra_memory.cli.help_text import HelpGroup
+from astra_memory.cli.learn import learn, resume_learn_thread
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
 from astra_memory.cli.prices import prices
 from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
+from astra_memory.learn.session import is_learn_thread
 from astra_memory.session.hints import resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
@@ -259,6 +261,8 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
         thread_state,
     )
 
+    if is_learn_thread(thread_id):  # a learn (astra_memory/learn/): goes on from its next commit
+        resume_learn_thread(ctx, thread_id, as_json)
     model = None  # the session's, once read: the hint after a Ctrl-C names what resuming it needs
     try:
         check_thread_id(thread_id)
@@ -495,6 +499,7 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
 # -- memory commands ----------------------------------------------------------------------------
 
 app.command()(prices)  # astra_memory/cli/prices.py: what the cost guard charges, and its source
+app.command()(learn)  # astra_memory/cli/learn.py: confirmed fixes from the project's git history
 
 
 def main() -> None:
