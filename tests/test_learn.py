@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from astra_memory.learn.history import Filters
+from astra_memory.learn.options import Filters
 from astra_memory.learn.session import new_job, open_learner, start_learn, summary
 from astra_memory.session.run import open_agent, start_session, workspace_task
 from astra_memory.workspace.identity import project_identity

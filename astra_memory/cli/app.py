@@ -37,7 +37,7 @@ from astra_memory.cli.prices import prices
 from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
-from astra_memory.learn.session import is_learn_thread
+from astra_memory.learn.options import is_learn_thread
 from astra_memory.session.hints import resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id

@@ -18,22 +18,15 @@ from rich.table import Table
 
 from astra_memory.cli.common import EXIT_OK, err, fail, lit, print_json, print_table, settings_of
 from astra_memory.errors import AstraError
-from astra_memory.learn.history import (
+from astra_memory.learn.options import (
     DEFAULT_EXCLUDE,
     DEFAULT_MAX_FILES,
     DEFAULT_MAX_LINES,
     DEFAULT_MESSAGE,
     DEFAULT_SOURCE,
-    Filters,
-)
-from astra_memory.learn.session import (
     DEFAULT_TEST_COMMAND,
     DEFAULT_TIMEOUT_S,
-    new_job,
-    open_learner,
-    resume_learn,
-    start_learn,
-    summary,
+    Filters,
 )
 
 LABELS = {"confirmed": "confirmed", "not_a_fix": "not a fix", "cannot_run": "cannot run", "timeout": "timeout",
@@ -142,12 +135,16 @@ def learn(
 ) -> None:
     """Learn confirmed fixes from the project's git history: each candidate commit's tests must fail at
     its parent and pass with its source change, in fresh copies under the confirming run's isolation."""
+    from astra_memory.learn.session import new_job, open_learner, resume_learn, start_learn, summary
+
     settings = settings_of(ctx)
     progress = LearnProgress(quiet=as_json)
     try:
         with open_learner(settings) as learner:
             if resume:
-                final, _ = resume_learn(learner, resume, on_result=progress)
+                final, ran = resume_learn(learner, resume, on_result=progress)
+                if not ran and not as_json:
+                    err.print(f"learn {resume} already finished; nothing to resume", highlight=False)
             else:
                 if workspace is None:
                     fail("give the project with --workspace PATH (or --resume THREAD)")

@@ -7,7 +7,7 @@ hardened settings as the project's identity (workspace/identity.py: no hooks, no
 diff or text conversion, no system or global config).
 
 A **candidate** is a commit with one parent that changes test files and source files (``Filters``,
-shown in ``astra-memory learn --help`` and changed there): its message matches ``message`` (a
+learn/options.py, shown in ``astra-memory learn --help`` and changed there): its message matches ``message`` (a
 regular expression, case-insensitive; "" for every message), it changes at most ``max_lines``
 source lines in at most ``max_files`` source files, every source file it changes exists at the
 parent and at the commit (a fix adds or deletes no source file: a replayed diff changes files that
@@ -34,13 +34,9 @@ from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
 from astra_memory.errors import AstraError
+from astra_memory.learn.options import DEFAULT_FILTERS, Filters
 from astra_memory.testrun.symptoms import is_test_path
 
-DEFAULT_MESSAGE = r"\b(fix|fixe[sd]|fixing|bug|regression|broken|incorrect|wrong|crash|error)"
-DEFAULT_SOURCE = ("*.py",)
-DEFAULT_EXCLUDE = ("docs/*", "doc/*", "examples/*")
-DEFAULT_MAX_LINES = 200
-DEFAULT_MAX_FILES = 10
 # `git diff` as learn runs it: no colour, no external diff or text conversion, no rename detection
 # (a rename is a delete and an add), the default three lines of context.
 DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "-U3")
@@ -50,25 +46,6 @@ HARDENED_CONFIG = ("core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pag
 
 class HistoryError(AstraError):
     """The workspace's git history cannot be read (not a repository, an unknown revision)."""
-
-
-@dataclass(frozen=True)
-class Filters:
-    """What makes a commit a candidate fix (module docstring); every field is a CLI option."""
-
-    message: str = DEFAULT_MESSAGE
-    source: tuple[str, ...] = DEFAULT_SOURCE
-    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
-    max_lines: int = DEFAULT_MAX_LINES
-    max_files: int = DEFAULT_MAX_FILES
-
-    def to_dict(self) -> dict:
-        return {**asdict(self), "source": list(self.source), "exclude": list(self.exclude)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Filters:
-        return cls(message=data["message"], source=tuple(data["source"]), exclude=tuple(data["exclude"]),
-                   max_lines=int(data["max_lines"]), max_files=int(data["max_files"]))
 
 
 @dataclass
@@ -96,9 +73,6 @@ class Change:
     tests: dict[str, bytes | None]
     sources: dict[str, bytes]
     source_diff: str
-
-
-DEFAULT_FILTERS = Filters()
 
 
 def _matches(path: str, patterns: tuple[str, ...]) -> bool:

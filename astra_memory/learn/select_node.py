@@ -3,7 +3,8 @@ that are not candidates, each with why. A resumed thread has them already: nothi
 
 from __future__ import annotations
 
-from astra_memory.learn.history import Filters, walk
+from astra_memory.learn.history import walk
+from astra_memory.learn.options import Filters
 from astra_memory.learn.state import LearnState
 
 

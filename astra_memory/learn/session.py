@@ -24,7 +24,15 @@ from astra_memory.context import Context
 from astra_memory.crash import watch_writes
 from astra_memory.errors import AstraError
 from astra_memory.learn import graph as learn_graph
-from astra_memory.learn.history import DEFAULT_FILTERS, Filters, open_repo
+from astra_memory.learn.history import open_repo
+from astra_memory.learn.options import (
+    DEFAULT_FILTERS,
+    DEFAULT_TEST_COMMAND,
+    DEFAULT_TIMEOUT_S,
+    THREAD_PREFIX,
+    Filters,
+    is_learn_thread,
+)
 from astra_memory.learn.state import LearnJob, LearnState
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
@@ -32,10 +40,7 @@ from astra_memory.testrun.run import InterpreterError, project_environment
 from astra_memory.thread_names import check_thread_id, slug
 from astra_memory.workspace.identity import project_identity
 
-THREAD_PREFIX = "learn-"
 RECURSION_LIMIT = 100_000  # one step per candidate commit (plus two)
-DEFAULT_TEST_COMMAND = "python -m pytest -q"
-DEFAULT_TIMEOUT_S = 120.0
 OnResult = Callable[[dict[str, Any] | None, dict[str, int]], None]
 
 
@@ -62,10 +67,6 @@ def open_learner(settings: Settings | None = None) -> Iterator[Learner]:
         watch_writes(backend.checkpointer)
         yield Learner(learn_graph.compile(checkpointer=backend.checkpointer, store=backend.store), settings,
                       backend.threads)
-
-
-def is_learn_thread(thread_id: str) -> bool:
-    return thread_id.startswith(THREAD_PREFIX)
 
 
 def new_job(workspace: str | Path, *, settings: Settings, thread_id: str | None = None,
