@@ -145,3 +145,15 @@ def test_a_learn_killed_after_a_store_resumes_from_the_next_commit_and_learns_no
         records = list(opened.memory.iter_records())
     assert sorted(r.learned_from.commit for r in records) == sorted([PASSERBY, TITLEIZE])
     assert [len(r.confirmations) for r in records] == [1, 1]
+
+
+def test_learn_help_shows_its_filters_and_defaults_whole_at_80_columns():
+    shown = run_cli("learn", "--help", env=cli_env(COLUMNS="80", TERM="dumb"))
+    assert shown.returncode == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    for option in ("--since", "--max-commits", "--test-command", "--python", "--timeout", "--json", "--resume",
+                   "--message", "--source", "--exclude", "--max-lines", "--max-files"):
+        assert option in text
+    assert r"\b(fix|fixe[sd]|fixing|bug|regression|broken|incorrect|wrong|crash|error)" in text
+    assert "[default: 200]" in text and "docs/*, doc/*, examples/*" in text
+    assert "…" not in shown.stdout and max(map(len, shown.stdout.splitlines())) <= 80

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -116,13 +117,13 @@ def learn(
     timeout: Annotated[float, typer.Option(
         min=1, help="Seconds each test run of a commit may take.")] = DEFAULT_TIMEOUT_S,
     message: Annotated[str, typer.Option(
-        help="A regular expression (case-insensitive) a candidate's message matches; \"\" for every commit.",
-        rich_help_panel=PANEL)] = DEFAULT_MESSAGE,
+        help="A regular expression (case-insensitive) a candidate's message matches; \"\" for every commit "
+             "(default: below).", show_default=False, rich_help_panel=PANEL)] = DEFAULT_MESSAGE,
     source: Annotated[Optional[list[str]], typer.Option(
-        help=f"Source files (glob, repeatable; default {', '.join(DEFAULT_SOURCE)}).",
+        metavar="GLOB", help=f"Source files (glob, repeatable; default {', '.join(DEFAULT_SOURCE)}).",
         rich_help_panel=PANEL)] = None,
     exclude: Annotated[Optional[list[str]], typer.Option(
-        help=f"Leave out commits that change these paths (glob, repeatable; default {', '.join(DEFAULT_EXCLUDE)}).",
+        metavar="GLOB", help=f"Leave out commits that change these paths (glob, repeatable; default {', '.join(DEFAULT_EXCLUDE)}).",
         rich_help_panel=PANEL)] = None,
     max_lines: Annotated[int, typer.Option(
         min=1, help="Most source lines a candidate changes.", rich_help_panel=PANEL)] = DEFAULT_MAX_LINES,
@@ -134,7 +135,11 @@ def learn(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object for scripts.")] = False,
 ) -> None:
     """Learn confirmed fixes from the project's git history: each candidate commit's tests must fail at
-    its parent and pass with its source change, in fresh copies under the confirming run's isolation."""
+    its parent and pass with its source change, in fresh copies under the confirming run's isolation.
+
+    A candidate changes test and source files and its message matches --message, by default:
+    {message}
+    """
     from astra_memory.learn.session import new_job, open_learner, resume_learn, start_learn, summary
 
     settings = settings_of(ctx)
@@ -172,6 +177,9 @@ def learn(
     else:
         print_summary(data)
     raise typer.Exit(EXIT_OK)
+
+
+learn.__doc__ = (learn.__doc__ or "").replace("{message}", escape(DEFAULT_MESSAGE))
 
 
 def resume_learn_thread(ctx: typer.Context, thread_id: str, as_json: bool) -> None:

@@ -5,9 +5,11 @@ judgement (testrun/run.py, testrun/private_root.py, workspace/snapshot.py), no s
 1. The parent commit's tree is exported once (``history.export_tree``): the snapshot.
 2. **With the tests**: a fresh copy of it with only the commit's test files written over it
    (``fresh_copy``; a test file the commit deleted is deleted). The whole test command runs there, in
-   a private root. The commit's tests (the ids under its test files) must fail by id; a failure of
+   a private root, the environment the tests import from recorded first and held still for both runs
+   (testrun/manifest.py, as observe does). The commit's tests (the ids under its test files) must fail by id; a failure of
    any other test makes the commit one that cannot be judged here (the bug it fixes cannot be told
-   from what else is broken at that commit).
+   from what else is broken at that commit). A failing parametrized test's ids are collected a
+   second time (testrun/second_collection.py, as observe does): ids that differ are unstable.
 3. **With the fix**: a fresh copy of the snapshot with the commit's test files *and* source files.
    The run is judged against run 2 exactly as confirm judges against observe (testrun/results.py
    ``judge``): every test that failed must pass, and nothing that passed may fail, be skipped or not
@@ -29,12 +31,14 @@ from pathlib import Path
 
 from astra_memory.errors import WorkspaceError
 from astra_memory.learn.history import Change, Commit, HistoryError, change_of, export_tree, remove_file
+from astra_memory.testrun.manifest import Environment, record_environment
 from astra_memory.testrun.results import FAILING, Baseline
-from astra_memory.testrun.run import TestRun, run_tests
+from astra_memory.testrun.run import TestRun, run_tests, test_environment
+from astra_memory.testrun.second_collection import failing_slots, unstable_functions
 from astra_memory.workspace.snapshot import fresh_copy
 
 VERDICTS = ("confirmed", "not_a_fix", "cannot_run", "timeout", "unstable")
-PARENT_DIR, TESTS_DIR, FIX_DIR = "parent", "with-tests", "with-fix"
+PARENT_DIR, TESTS_DIR, FIX_DIR, RECORDS_DIR = "parent", "with-tests", "with-fix", "records"
 MAX_IDS_SAID = 3
 
 
@@ -75,9 +79,9 @@ def under(test_id: str, files: list[str]) -> bool:
     return any(node == f or test_id == f for f in files)
 
 
-def _run(folder: Path, options: RunOptions, baseline: Baseline | None = None) -> TestRun:
+def _run(folder: Path, options: RunOptions, environment: Environment, baseline: Baseline | None = None) -> TestRun:
     return run_tests(folder, options.test_command, timeout_s=options.timeout_s, env=options.test_env,
-                     baseline=baseline, private=True, hide=list(options.hide))
+                     baseline=baseline, environment=environment, private=True, hide=list(options.hide))
 
 
 def _copy(pristine: Path, destination: Path, workspace: Path, change: Change, *, with_fix: bool) -> Path:
@@ -116,11 +120,16 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
         change = change or change_of(workspace, commit)
         pristine = export_tree(workspace, commit.parent, scratch / PARENT_DIR)
         with_tests = _copy(pristine, scratch / TESTS_DIR, workspace, change, with_fix=False)
+        # what the tests import from, recorded as observe records it and held still for both runs
+        environment = record_environment(with_tests, options.test_command,
+                                         test_environment(with_tests, options.test_env), scratch / RECORDS_DIR)
     except (HistoryError, WorkspaceError, OSError, KeyError, ValueError) as exc:
         return done("cannot_run", f"its trees cannot be built: {exc}", [])
-    first = _run(with_tests, options)
+    first = _run(with_tests, options, environment)
     if first.timed_out:
         return done("timeout", f"the tests ran past the {options.timeout_s:.0f}s timeout at its parent", [first])
+    if first.environment_changes:
+        return done("cannot_run", f"its tests change the environment they import from: {first.outcome}", [first])
     if first.evidence != "pytest" or not first.results_complete:
         return done("cannot_run", f"no per-test results at its parent: {first.outcome}", [first])
     failing = sorted(t for t, o in first.tests.items() if o in FAILING)
@@ -132,13 +141,19 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
         ran = any(under(t, commit.test_files) for t in first.tests)
         return done("not_a_fix", "its tests already pass at its parent" if ran
                     else "no test of its test files ran at its parent", [first])
-    baseline = Baseline(evidence="pytest", tests=dict(first.tests), complete=True, slots=dict(first.slots),
-                        doctests=dict(first.doctests))
+    slots = failing_slots(first.slots, mine)
+    unstable = unstable_functions(slots, pristine=with_tests, workspace=workspace, command=options.test_command,
+                                  env=options.test_env, timeout_s=options.timeout_s, environment=environment,
+                                  where=scratch / RECORDS_DIR) if slots else []
+    if unstable:  # as observe: a parametrized id that differs between two collections cannot be matched
+        return done("unstable", f"parametrized test ids differ between two collections: {_ids(unstable)}", [first])
+    baseline = Baseline(evidence="pytest", tests=dict(first.tests), complete=True, environment=environment,
+                        slots=slots, doctests=dict(first.doctests))
     try:
         with_fix = _copy(pristine, scratch / FIX_DIR, workspace, change, with_fix=True)
     except (HistoryError, WorkspaceError, OSError) as exc:
         return done("cannot_run", f"the tree with its fix cannot be built: {exc}", [first])
-    second = _run(with_fix, options, baseline)
+    second = _run(with_fix, options, environment, baseline)
     runs = [first, second]
     if second.timed_out:
         return done("timeout", f"the tests ran past the {options.timeout_s:.0f}s timeout with its fix", runs)
