@@ -24,12 +24,14 @@ from pathlib import Path
 
 import pytest
 
+from astra_memory.learn.confirm_commit import RunOptions, judge_commit
+from astra_memory.learn.history import walk
 from astra_memory.learn.options import Filters
 from astra_memory.learn.session import new_job, open_learner, start_learn, summary
 from astra_memory.session.run import open_agent, start_session, workspace_task
 from astra_memory.workspace.identity import project_identity
 from tests.conftest import cli_env, run_cli
-from tests.helpers import git
+from tests.helpers import git, make_venv
 
 pytestmark = pytest.mark.slow
 
@@ -157,3 +159,18 @@ def test_learn_help_shows_its_filters_and_defaults_whole_at_80_columns():
     assert r"\b(fix|fixe[sd]|fixing|bug|regression|broken|incorrect|wrong|crash|error)" in text
     assert "[default: 200]" in text and "docs/*, doc/*, examples/*" in text
     assert "…" not in shown.stdout and max(map(len, shown.stdout.splitlines())) <= 80
+
+
+def test_a_commit_that_cannot_run_in_the_given_environment_or_runs_too_long_is_said_not_counted(
+        settings, tmp_path):
+    project = checkout(tmp_path, "1969b3a")
+    [commit] = [c for c in walk(project, since="2d2d379") if not c.skipped]
+    bare = make_venv(tmp_path / "bare", tool_packages=False)  # the project's Python without pytest
+    options = RunOptions(test_command=TEST_COMMAND, test_env={"PATH": f"{bare}/bin:/usr/bin:/bin"})
+    verdict = judge_commit(project, commit, options, tmp_path / "scratch")
+    assert verdict.verdict == "cannot_run" and verdict.reason.startswith("no per-test results at its parent")
+    slow = RunOptions(test_command=TEST_COMMAND, test_env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"},
+                      timeout_s=0.5)
+    verdict = judge_commit(project, commit, slow, tmp_path / "scratch")
+    assert (verdict.verdict, verdict.reason) == ("timeout", "the tests ran past the 0.5s timeout at its parent")
+    assert not (tmp_path / "scratch").exists()  # the fresh copies are gone

@@ -127,7 +127,7 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
         return done("cannot_run", f"its trees cannot be built: {exc}", [])
     first = _run(with_tests, options, environment)
     if first.timed_out:
-        return done("timeout", f"the tests ran past the {options.timeout_s:.0f}s timeout at its parent", [first])
+        return done("timeout", f"the tests ran past the {options.timeout_s:g}s timeout at its parent", [first])
     if first.environment_changes:
         return done("cannot_run", f"its tests change the environment they import from: {first.outcome}", [first])
     if first.evidence != "pytest" or not first.results_complete:
@@ -156,7 +156,7 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
     second = _run(with_fix, options, environment, baseline)
     runs = [first, second]
     if second.timed_out:
-        return done("timeout", f"the tests ran past the {options.timeout_s:.0f}s timeout with its fix", runs)
+        return done("timeout", f"the tests ran past the {options.timeout_s:g}s timeout with its fix", runs)
     if second.inconclusive:
         return done("unstable", f"unstable test ids: {second.inconclusive}", runs)
     if not second.results_complete:
