@@ -144,6 +144,7 @@ def learn(
 
     settings = settings_of(ctx)
     progress = LearnProgress(quiet=as_json)
+    thread = resume or "THREAD"
     try:
         with open_learner(settings) as learner:
             if resume:
@@ -159,6 +160,7 @@ def learn(
                 job = new_job(workspace, settings=settings, thread_id=thread_id, test_command=test_command,
                               python=str(python) if python else None, since=since, max_commits=max_commits,
                               timeout_s=timeout, filters=filters)
+                thread = job["thread_id"]
                 if not as_json:
                     err.print(f"learn {job['thread_id']}: {lit(job['workspace'])} ({lit(job['project_id'])})",
                               highlight=False)
@@ -168,7 +170,7 @@ def learn(
         fail(str(exc))
     except KeyboardInterrupt:
         progress.stop()
-        err.print("stopped: `astra-memory resume THREAD` goes on from the next commit", highlight=False)
+        err.print(f"stopped: `astra-memory resume {thread}` goes on from the next commit", highlight=False)
         raise typer.Exit(130) from None
     progress.stop()
     data = summary(final)
