@@ -108,14 +108,14 @@ def learn(
     workspace: Annotated[Optional[Path], typer.Option(
         help="The project whose git history is learned (its folder, a git work tree).")] = None,
     since: Annotated[Optional[str], typer.Option(
-        help="Learn only the commits after this revision (a commit id, tag or branch).")] = None,
+        metavar="REV", help="Learn only the commits after this revision (a commit id, tag or branch).")] = None,
     max_commits: Annotated[Optional[int], typer.Option(
-        min=1, help="Learn at most this many of the latest commits (after --since).")] = None,
+        min=1, metavar="N", help="Learn at most this many of the latest commits (after --since).")] = None,
     test_command: Annotated[str, typer.Option(help="The project's test command (pytest).")] = DEFAULT_TEST_COMMAND,
     python: Annotated[Optional[Path], typer.Option(
         help="The project's Python (e.g. .venv/bin/python): its folder first on the tests' PATH.")] = None,
     timeout: Annotated[float, typer.Option(
-        min=1, help="Seconds each test run of a commit may take.")] = DEFAULT_TIMEOUT_S,
+        min=1, metavar="SECONDS", help="Seconds each test run of a commit may take.")] = DEFAULT_TIMEOUT_S,
     message: Annotated[str, typer.Option(
         help="A regular expression (case-insensitive) a candidate's message matches; \"\" for every commit "
              "(default: below).", show_default=False, rich_help_panel=PANEL)] = DEFAULT_MESSAGE,
@@ -126,9 +126,9 @@ def learn(
         metavar="GLOB", help=f"Leave out commits that change these paths (glob, repeatable; default {', '.join(DEFAULT_EXCLUDE)}).",
         rich_help_panel=PANEL)] = None,
     max_lines: Annotated[int, typer.Option(
-        min=1, help="Most source lines a candidate changes.", rich_help_panel=PANEL)] = DEFAULT_MAX_LINES,
+        min=1, metavar="N", help="Most source lines a candidate changes.", rich_help_panel=PANEL)] = DEFAULT_MAX_LINES,
     max_files: Annotated[int, typer.Option(
-        min=1, help="Most source files a candidate changes.", rich_help_panel=PANEL)] = DEFAULT_MAX_FILES,
+        min=1, metavar="N", help="Most source files a candidate changes.", rich_help_panel=PANEL)] = DEFAULT_MAX_FILES,
     thread_id: Annotated[Optional[str], typer.Option(help="This learn's thread id (starts with learn-).")] = None,
     resume: Annotated[Optional[str], typer.Option(
         "--resume", metavar="THREAD", help="Go on with a learn that was stopped, from its next commit.")] = None,
