@@ -146,7 +146,8 @@ def test_a_learn_killed_after_a_store_resumes_from_the_next_commit_and_learns_no
     with open_agent(settings) as opened:
         records = list(opened.memory.iter_records())
     assert sorted(r.learned_from.commit for r in records) == sorted([PASSERBY, TITLEIZE])
-    assert [len(r.confirmations) for r in records] == [1, 1]
+    assert [[(c.thread_id, c.session_id) for c in r.confirmations] for r in sorted(
+        records, key=lambda r: r.learned_from.author_date)] == [[(thread, f"learn-{sha}")] for sha in (PASSERBY, TITLEIZE)]
 
 
 def test_learn_help_shows_its_filters_and_defaults_whole_at_80_columns():

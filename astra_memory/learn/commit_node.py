@@ -8,7 +8,6 @@ confirmed again without a second record or confirmation.
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from langgraph.config import get_store
@@ -36,7 +35,7 @@ def commit(state: LearnState) -> dict:
     row = {"sha": item.sha, "subject": item.subject, "author_date": item.author_date}
     before = learned(memory, job["project_id"]).get(item.sha)
     if before is not None:
-        ours = before.updated_at >= datetime.fromisoformat(job["started_at"])
+        ours = any(c.thread_id == job["thread_id"] for c in before.confirmations)
         row.update(verdict="confirmed" if ours else "learned", memory_id=before.memory_id, seconds=0.0,
                    reason=("stored by this learn before it was stopped" if ours
                            else f"learned before: memory {before.memory_id}"),
@@ -50,7 +49,7 @@ def commit(state: LearnState) -> dict:
                tests=verdict.failing_tests)
     if verdict.verdict == "confirmed":
         record = store_learned(memory, item, verdict, message=change.message, source_diff=change.source_diff,
-                               project=job["project"], project_id=job["project_id"])
+                               project=job["project"], project_id=job["project_id"], thread_id=job["thread_id"])
         row.update(memory_id=record.memory_id, outcome=verdict.outcome)
         crash_point("learn:stored")
     return {"results": [row], "position": position + 1, "last_node": "commit"}

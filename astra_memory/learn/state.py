@@ -26,7 +26,7 @@ class LearnJob(TypedDict, total=False):
     scratch: str  # where the fresh copies are built (under the thread's run folder)
     hide: list[str]  # folders the private root shows empty
     namespace: str
-    started_at: str  # ISO 8601: a record stored at or after it was stored by this learn
+    started_at: str  # ISO 8601, when the learn started (shown)
 
 
 class LearnState(TypedDict, total=False):

@@ -11,7 +11,7 @@ per-test results: a learned fix replays for a recurring bug like any fix a sessi
 
 The same commit is one record however often it is learned: ``learned`` finds it by its commit (and
 project) before anything runs, and a store repeated after a crash is the same record with the same
-confirmation (the id is over the content; the confirmation's thread is the commit's).
+confirmation (the id is over the content; a confirmation counts once per thread: the learn's).
 """
 
 from __future__ import annotations
@@ -40,21 +40,22 @@ def learned(memory: FixMemory, project_id: str) -> dict[str, FixRecord]:
     return found
 
 
-def confirmation_thread(commit: Commit) -> str:
-    """The confirmation's session and thread: the commit's, so one commit is one confirmation."""
+def confirmation_session(commit: Commit) -> str:
+    """The confirmation's session: the commit's (``learn-<commit id>``)."""
     return f"learn-{commit.sha[:40]}"
 
 
 def store_learned(memory: FixMemory, commit: Commit, verdict: Verdict, *, message: str, source_diff: str,
-                  project: str, project_id: str) -> FixRecord:
-    """Store the confirmed ``commit`` (``verdict.verdict == "confirmed"``) as a fix of the project."""
+                  project: str, project_id: str, thread_id: str | None = None) -> FixRecord:
+    """Store the confirmed ``commit`` (``verdict.verdict == "confirmed"``) as a fix of the project;
+    ``thread_id``: the learn's thread (default: the commit's session), kept in its confirmation."""
     if verdict.verdict != "confirmed":
         raise ValueError(f"commit {commit.sha[:12]} was not confirmed ({verdict.verdict}): nothing to store")
     failure = parse_failure(verdict.failing_output)
     failure.failing_ids = list(verdict.failing_tests)
     error_type = failure.error_type or "AssertionError"
     text = message.strip() or commit.subject
-    thread = confirmation_thread(commit)
+    session = confirmation_session(commit)
     record = memory.store_fix_memory(
         fix_description=text[:MAX_DESCRIPTION],
         error_type=error_type,
@@ -63,8 +64,8 @@ def store_learned(memory: FixMemory, commit: Commit, verdict: Verdict, *, messag
         confirmed_outcome=verdict.outcome,  # verbatim, from the run with the fix
         symptom=symptom_query(failure),
         diff=source_diff,
-        session_id=thread,
-        thread_id=thread,
+        session_id=session,
+        thread_id=thread_id or session,
         project=project,
         project_id=project_id,
         model=LEARNED_MODEL,
