@@ -175,3 +175,13 @@ def test_a_commit_that_cannot_run_in_the_given_environment_or_runs_too_long_is_s
     verdict = judge_commit(project, commit, slow, tmp_path / "scratch")
     assert (verdict.verdict, verdict.reason) == ("timeout", "the tests ran past the 0.5s timeout at its parent")
     assert not (tmp_path / "scratch").exists()  # the fresh copies are gone
+
+
+def test_learn_without_a_history_or_without_git_exits_2_saying_why(tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    refused = run_cli("learn", "--workspace", str(plain), env=cli_env())
+    assert refused.returncode == 2 and "is not a git repository" in refused.stderr, refused.stderr
+    project = checkout(tmp_path, "e32443b")
+    no_git = run_cli("learn", "--workspace", str(project), env=cli_env(GIT_PYTHON_GIT_EXECUTABLE="/nonexistent/git"))
+    assert no_git.returncode == 2 and "with git, which cannot be run here" in no_git.stderr, no_git.stderr

@@ -28,8 +28,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import timezone
 from pathlib import Path
 
-from git import Repo
-from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+try:  # GitPython refuses to load where there is no git executable: said when learn opens a repository
+    from git import Repo
+    from git.exc import GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+    GIT_MISSING = ""
+except ImportError as exc:
+    Repo = None
+    GitCommandError = InvalidGitRepositoryError = NoSuchPathError = OSError
+    GIT_MISSING = " ".join(str(exc).split())[:300]
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
@@ -82,6 +88,8 @@ def _matches(path: str, patterns: tuple[str, ...]) -> bool:
 
 def open_repo(workspace: str | Path) -> Repo:
     """The repository of ``workspace``, or HistoryError saying why there is none."""
+    if Repo is None:
+        raise HistoryError(f"learn reads the project's history with git, which cannot be run here: {GIT_MISSING}")
     try:
         repo = Repo(Path(workspace), search_parent_directories=False)
         repo.head.commit  # noqa: B018  (a repository with no commit has no history to learn)
