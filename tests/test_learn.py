@@ -185,3 +185,6 @@ def test_learn_without_a_history_or_without_git_exits_2_saying_why(tmp_path):
     project = checkout(tmp_path, "e32443b")
     no_git = run_cli("learn", "--workspace", str(project), env=cli_env(GIT_PYTHON_GIT_EXECUTABLE="/nonexistent/git"))
     assert no_git.returncode == 2 and "with git, which cannot be run here" in no_git.stderr, no_git.stderr
+    # a session may not take a learn's kind of thread id: `resume` would give it to learn
+    session = run_cli("run", "alpha", "--thread-id", "learn-alpha", env=cli_env())
+    assert session.returncode == 2 and "may not start with 'learn-'" in session.stderr, session.stderr

@@ -170,6 +170,8 @@ def run(
         fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
         fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
+    if thread_id is not None and is_learn_thread(thread_id):  # `resume` gives those to `learn` (cli/learn.py)
+        fail(f"a session's thread id may not start with 'learn-' (a learn's do): {thread_id!r}")
     try:
         tid = check_thread_id(thread_id) if thread_id is not None else new_thread_id(scenario or "session")
         context = replace(Context(), **(given or {}))
