@@ -4,7 +4,7 @@ judgement (testrun/run.py, testrun/private_root.py, workspace/snapshot.py), no s
 
 1. The parent commit's tree is exported once (``history.export_tree``): the snapshot.
 2. **With the tests**: a fresh copy of it with only the commit's test files written over it
-   (``fresh_copy``; a test file the commit deleted is deleted). The whole test command runs there, in
+   (``fresh_copy``; a test file the commit deleted is deleted). The whole test command runs in a copy of it, in
    a private root, the environment the tests import from recorded first and held still for both runs
    (testrun/manifest.py, as observe does). The commit's tests (the ids under its test files) must fail by id; a failure of
    any other test makes the commit one that cannot be judged here (the bug it fixes cannot be told
@@ -39,6 +39,7 @@ from astra_memory.workspace.snapshot import fresh_copy
 
 VERDICTS = ("confirmed", "not_a_fix", "cannot_run", "timeout", "unstable")
 PARENT_DIR, TESTS_DIR, FIX_DIR, RECORDS_DIR = "parent", "with-tests", "with-fix", "records"
+FIRST_RUN_DIR = "with-tests-run"  # the run with the tests, in its own copy: the second collection starts clean
 MAX_IDS_SAID = 3
 
 
@@ -125,7 +126,11 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
                                          test_environment(with_tests, options.test_env), scratch / RECORDS_DIR)
     except (HistoryError, WorkspaceError, OSError, KeyError, ValueError) as exc:
         return done("cannot_run", f"its trees cannot be built: {exc}", [])
-    first = _run(with_tests, options, environment)
+    try:
+        first_copy = fresh_copy(with_tests, scratch / FIRST_RUN_DIR, {}, workspace=workspace)
+    except (WorkspaceError, OSError) as exc:
+        return done("cannot_run", f"its trees cannot be built: {exc}", [])
+    first = _run(first_copy, options, environment)
     if first.timed_out:
         return done("timeout", f"the tests ran past the {options.timeout_s:g}s timeout at its parent", [first])
     if first.environment_changes:
