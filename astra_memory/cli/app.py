@@ -30,12 +30,14 @@ from astra_memory.cli.common import (
     settings_of,
 )
 from astra_memory.cli.help_text import HelpGroup
+from astra_memory.cli.learn import learn, resume_learn_thread
 from astra_memory.cli.memory import memory_app
 from astra_memory.cli.options import session_options
 from astra_memory.cli.prices import prices
 from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
+from astra_memory.learn.options import is_learn_thread
 from astra_memory.session.hints import resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
@@ -168,6 +170,8 @@ def run(
         fail("give either a SCENARIO name or --workspace PATH --test-command CMD")
     if workspace is not None and not test_command:
         fail("--workspace needs --test-command (e.g. --test-command 'python -m pytest -q')")
+    if thread_id is not None and is_learn_thread(thread_id):  # `resume` gives those to `learn` (cli/learn.py)
+        fail(f"a session's thread id may not start with 'learn-' (a learn's do): {thread_id!r}")
     try:
         tid = check_thread_id(thread_id) if thread_id is not None else new_thread_id(scenario or "session")
         context = replace(Context(), **(given or {}))
@@ -259,6 +263,8 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
         thread_state,
     )
 
+    if is_learn_thread(thread_id):  # a learn (astra_memory/learn/): goes on from its next commit
+        resume_learn_thread(ctx, thread_id, as_json)
     model = None  # the session's, once read: the hint after a Ctrl-C names what resuming it needs
     try:
         check_thread_id(thread_id)
@@ -506,6 +512,7 @@ def cost(ctx: typer.Context, as_json: JsonOpt = False,
 # -- memory commands ----------------------------------------------------------------------------
 
 app.command()(prices)  # astra_memory/cli/prices.py: what the cost guard charges, and its source
+app.command()(learn)  # astra_memory/cli/learn.py: confirmed fixes from the project's git history
 
 
 @app.command()

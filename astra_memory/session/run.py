@@ -457,7 +457,7 @@ def list_threads(agent: Agent) -> list[dict[str, Any]]:
                          "damaged": str(exc)})
             continue
         values = snapshot.values or {}
-        task = values.get("task") or {}
+        task = values.get("task") or values.get("job") or {}  # a learn's thread keeps its job (astra_memory/learn/)
         rows.append({
             "thread_id": tid,
             "status": values.get("status") or (

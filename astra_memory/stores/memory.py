@@ -35,6 +35,7 @@ from astra_memory.stores.record import (
     Confirmation,
     ConfirmationKind,
     FixRecord,
+    LearnedFrom,
     RecordDiagnosis,
     cause_text_of,
     check_diff,
@@ -197,7 +198,8 @@ class FixMemory:
                          thread_id: str | None = None, project: str = "", project_id: str = "", model: str = "",
                          timestamp: datetime | None = None, kind: ConfirmationKind = "fix",
                          diagnosis: RecordDiagnosis | dict | None = None,
-                         not_replayable: str | None = None) -> FixRecord:
+                         not_replayable: str | None = None,
+                         learned_from: LearnedFrom | dict | None = None) -> FixRecord:
         """Store a confirmed fix. ``outcome`` must be exactly the string the passing run produced.
 
         The same fix (project, error type, normalised diff) confirmed again is the same record: this
@@ -206,6 +208,7 @@ class FixMemory:
         trust, recurrence and ranking compare. ``diagnosis``: the fixing session's stated diagnosis (error type, cause, files), kept with the
         fix so that a later diagnosis is matched against causes (``FixRecord.diagnosis``).
         ``not_replayable``: why the diff must never be applied (it was scrubbed: nodes/store.py).
+        ``learned_from``: the commit of the project's history a learned fix came from (learn/store_commit.py).
         """
         if not confirmed_outcome or outcome != confirmed_outcome:
             raise UnconfirmedOutcomeError(
@@ -232,6 +235,7 @@ class FixMemory:
             "confirmations": [confirmation],
             **({"diagnosis": diagnosis} if diagnosis else {}),
             **({"not_replayable": not_replayable} if not_replayable else {}),
+            **({"learned_from": learned_from} if learned_from else {}),
         })
         # The id over the fields as stored (scrubbed, trimmed): `memory import` recomputes it from
         # an exported record's content and refuses a mismatch, so the two must agree.
@@ -355,4 +359,5 @@ def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = 
         "superseded_by": status_from.superseded_by,
         # A replay or an import stores no diagnosis: the cause the fixing session stated stays.
         "diagnosis": base.diagnosis or (new if keep_existing else existing).diagnosis,
+        "learned_from": base.learned_from or (new if keep_existing else existing).learned_from,
     })

@@ -127,6 +127,19 @@ class RecordDiagnosis(BaseModel):
     files: list[str] = Field(default_factory=list, max_length=50)
 
 
+class LearnedFrom(BaseModel):
+    """Where a learned fix came from (``astra-memory learn``, astra_memory/learn/): the commit of the
+    project's own history whose tests failed at its parent and passed with its source change."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    commit: str = Field(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$", description="the fix's commit id")
+    parent: str = Field(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$", description="the commit it was confirmed against")
+    author_date: AwareDatetime
+    repository: str = Field(min_length=1, max_length=200, description="the project's identity (workspace/identity.py)")
+    tests: list[str] = Field(default_factory=list, max_length=200, description="the commit's tests that failed at its parent")
+
+
 def diagnosis_text(error_type: str, cause: str) -> str:
     """``"<ErrorType>: <the cause>"``: the form a diagnosis is searched with (nodes/diagnosis_search.py)
     and a record's cause is matched in."""
@@ -225,6 +238,9 @@ class FixRecord(StoredRecord):
     # write ``[REDACTED]`` into the code (``replay_refusal``).
     not_replayable: str | None = Field(default=None, max_length=500,
                                        description="why the stored diff is never replayed (it was scrubbed)")
+    # Optional and additive too: a fix learned from the project's git history (``astra-memory learn``),
+    # with its commit. A version that does not know the key refuses the record (a damaged row to it).
+    learned_from: LearnedFrom | None = Field(default=None, description="the commit a learned fix came from")
 
     @field_validator("memory_id")
     @classmethod
@@ -339,7 +355,7 @@ class FixRecord(StoredRecord):
 
     def to_store_value(self) -> dict[str, Any]:
         value = self.model_dump(mode="json")
-        for optional in ("diagnosis", "not_replayable"):  # absent when unset: earlier versions read it
+        for optional in ("diagnosis", "not_replayable", "learned_from"):  # absent when unset: earlier versions read it
             if value.get(optional) is None:
                 value.pop(optional, None)
         for part in (value, *(value.get("confirmations") or [])):  # stored without an empty id: as before
