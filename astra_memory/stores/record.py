@@ -142,11 +142,12 @@ def cause_text_of(value: dict[str, Any]) -> str:
     return diagnosis_text(str(value.get("error_type") or ""), str(value.get("fix_description") or ""))
 
 
-# The sha256 of the stored diff, byte for byte, beside the record's fields: checked on every read when
-# present (``content_problem``), never read back into the record. The id covers the diff's changed
-# lines with whitespace squashed, not its context, line numbers or indentation; this hash would. Not
-# written yet: the previous version refuses a value with a key it does not know (tests/test_mechanism.py:
-# a team upgrades one machine at a time), so this version only reads it, and the next one writes it.
+# The sha256 of the stored diff, byte for byte, beside the record's fields: written with every fix
+# record (``FixRecord.to_store_value``), checked on every read when present (``content_problem``),
+# never read back into the record. The id covers the diff's changed lines with whitespace squashed, not
+# its context, line numbers or indentation; this hash covers every byte. Written since the version after
+# the one that first read it (d55e566, which drops it on reading: a team upgrading one machine at a
+# time still reads what this one writes); a record written before (no hash) is checked by its id alone.
 DIFF_HASH_FIELD = "diff_sha256"
 DERIVED_FIELDS = ("embed_text", CAUSE_FIELD, DIFF_HASH_FIELD)  # written beside a record's fields, never read back
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
@@ -347,6 +348,7 @@ class FixRecord(StoredRecord):
                 part.pop("project_id", None)
         value["embed_text"] = self.embed_text
         value[CAUSE_FIELD] = self.mechanism_text  # what a diagnosis is matched with: the cause without names
+        value[DIFF_HASH_FIELD] = diff_digest(value["diff"])  # every byte of the diff as stored: content_problem
         return value
 
     @classmethod
@@ -367,7 +369,8 @@ def content_problem(key: str, value: dict[str, Any]) -> str | None:
 
     - it names itself by its key (``memory_id``);
     - its diff is byte for byte the one written, when its value holds its hash (``diff_sha256``,
-      ``DIFF_HASH_FIELD``: read, not yet written); without one it is checked by its id alone;
+      ``DIFF_HASH_FIELD``: written with every record since it was added); a record written before
+      holds none and is checked by its id alone;
     - a version-2 record's content (project, error type, normalised diff: ``memory_id_for``) still
       gives its id, as ``memory import`` checks (stores/transfer.py ``checked_id``). A version-1 id was
       over the session, not the content: such a record is never replayed (``replay_refusal``).
