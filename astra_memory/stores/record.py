@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import uuid
 from datetime import datetime, timezone
@@ -427,6 +428,21 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 class UnreadableValue(str):
     """What a store's reader returns for a stored value that is not JSON at all (a row cut off mid-value,
     its SQLite structure intact): the text says why, and ``read_stored`` names the row damaged."""
+
+
+def jsonb_value(content: Any) -> Any:
+    """PostgresStore's reader of a stored value psycopg did not decode to an object (its ``deserializer``:
+    stores/postgres.py ``make_store``). LangGraph parses such a value as JSON text, so one row whose
+    ``jsonb`` is a string (JSON cut off mid-value can only be stored so) or a list raised and stopped every
+    list, search and delete. Now JSON text is parsed as LangGraph does, and what is no JSON object comes
+    back as it is, or as an ``UnreadableValue`` when it is no JSON either: ``read_stored`` names the row
+    damaged (skipped, deletable)."""
+    if isinstance(content, (str, bytes, bytearray, memoryview)):
+        try:
+            return json.loads(bytes(content) if not isinstance(content, str) else content)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return UnreadableValue(f"the stored value is not a JSON object (a text that is not JSON: {exc})")
+    return content
 
 
 def read_stored(model: type, value: Any, what: str, *, shape_only: bool = False):
