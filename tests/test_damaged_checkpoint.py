@@ -96,6 +96,8 @@ def test_a_damaged_thread_can_be_deleted_and_the_others_stay(backend, isolated_h
     _damage(backend, isolated_home, "bad-1", GARBAGE["bad-bytes"])
     before = {r["thread_id"]: r["status"] for r in json.loads(run_cli("threads", "--json", env=env).stdout)}
     assert before == {"good-1": "interrupted", "bad-1": "unreadable"}
+    (note,) = [line for line in run_cli("threads", env=env).stderr.splitlines() if "bad-1" in line]
+    assert "`astra-memory threads delete bad-1` removes this one" in note  # the way out, where it is needed
 
     deleted = run_cli("threads", "delete", "bad-1", env=env)
     assert deleted.returncode == 0 and "Traceback" not in deleted.stderr, (deleted.stdout, deleted.stderr)

@@ -197,10 +197,11 @@ def test_the_hidden_folders_are_empty_but_what_it_keeps_is_there():
 
 @PRIVATE
 def test_a_confirming_run_finds_the_workspace_and_the_homes_empty(tmp_path):
-    """Issue 32 (a), from our own outside round: the runs before confirm are not private, so a test
-    run there can write a module into our data home (or the user's home, or leave it in the workspace)
-    that the fix then imports by an absolute path. The confirming run hides those folders; what the
-    step is given to keep (its PYTHONPATH here) and its own folder come back."""
+    """Issue 32 (a), from our own outside round: a test run could write a module into our data home (or
+    the user's home, or leave it in the workspace) that the fix then imports by an absolute path. The
+    confirming run hides those folders (and the runs before it are private too: what they write
+    outside the workspace does not survive them); what the step is given to keep (its PYTHONPATH
+    here) and its own folder come back."""
     import shutil
     import tempfile
 
