@@ -64,6 +64,13 @@ def test_perf_at_tiny_sizes_writes_every_output(tmp_path, pg_server, monkeypatch
         1000 * cold["run"]["test_seconds"][0] + cold["embedding floor"]["wall"]["p50_ms"], abs=0.1)
     assert ratios["run_to_floor"] == pytest.approx(cold["run"]["wall"]["p50_ms"] / ratios["run_floor_ms"], abs=0.01)
     assert sessions["wall_to_floor"] > 1 and "Cold `run alpha`" in markdown
+    # One test run in each way of judging it, and what the private root (every session step's) adds to it.
+    runs = report["test_runs"]
+    assert runs["modes"] and all(m["all_passed"] for m in runs["modes"].values()), runs
+    assert "## One test run: judging it, and its private root" in markdown
+    if runs["private_root"] == "available":
+        assert isinstance(runs["private_root_extra_ms"], float)
+        assert f"**{runs['private_root_extra_ms']:.1f} ms per test run**" in markdown
     for name in ("perf.json", "perf.md", "perf_latency.png", "perf_sessions_cold.png"):
         assert (out / name).stat().st_size > 1000, name
 

@@ -37,13 +37,21 @@ def with_backdoor(diff: str) -> str:
 
 def with_trailing_blanks(diff: str) -> str:
     """The fix's line with blanks after it: the same id (whitespace is squashed in it), not the same
-    bytes: only the diff's hash tells, in a row that holds it."""
+    bytes: only the diff's hash tells, which every record is written with."""
     assert FIXED in diff, diff
     return diff.replace(FIXED, FIXED[:-1] + "   \n")
 
 
-# name: (the change, whether the row holds its diff's hash as the next version writes it)
-CHANGES = {"a backdoor line": (with_backdoor, False), "blanks only, hash kept": (with_trailing_blanks, True)}
+def with_other_context(diff: str) -> str:
+    """A context line of the hunk changed: the changed lines, so the id, are the same."""
+    lines = diff.splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith(" ") and line.strip())
+    lines[index] = " " + lines[index][1:].rstrip("\n") + "  # context changed\n"
+    return "".join(lines)
+
+
+# name: the change made to the stored diff with SQL, every other field (its stored diff_sha256 too) kept
+CHANGES = {"a backdoor line": with_backdoor, "blanks only": with_trailing_blanks, "a context line": with_other_context}
 
 
 def digest(diff: str) -> str:
@@ -88,17 +96,17 @@ def test_a_fix_changed_in_the_database_is_never_replayed_and_is_named_damaged(ag
     assert first["status"] == "fixed", first.get("reason")
     memory_id = first["stored_memory_id"]
     value = stored_value(settings, memory_id)
-    edit, hashed = CHANGES[change]
-    changed = edit(value["diff"])
+    assert value[DIFF_HASH_FIELD] == digest(value["diff"])  # written with the record (stores/record.py)
+    changed = CHANGES[change](value["diff"])
     assert changed != value["diff"]
-    edit_in_the_database(settings, memory_id, {**value, "diff": changed,
-                                               **({DIFF_HASH_FIELD: digest(value["diff"])} if hashed else {})})
+    edit_in_the_database(settings, memory_id, {**value, "diff": changed})
 
     # A fresh copy of alpha (the same project: replayed unasked), no model, no human to ask.
     task = {**task_with_script(settings, "second-alpha"), "script": None, "approve_edits": False}
     final = start_session(agent, task)
     workspace_text = (settings.run_dir("second-alpha") / "workspace" / SETTINGS).read_text()
     assert BACKDOOR not in workspace_text and "   \n" not in workspace_text and "origin.strip()" not in workspace_text
+    assert "context changed" not in workspace_text
     assert final["status"] == "needs_model", final.get("reason")
     assert not final.get("edits") and final["replay"]["replayed"] is None and not final["replay"]["tried"]
     assert final["budget"].get("model_requests", 0) == 0
@@ -120,14 +128,14 @@ def test_a_fix_changed_in_the_database_is_never_replayed_and_is_named_damaged(ag
 
 
 @pytest.mark.parametrize("backend", BACKENDS, indirect=True)
-def test_a_fix_holding_its_diff_hash_is_read_and_replayed(agent, settings):
-    """The next version writes ``diff_sha256`` beside a record's fields (this one reads and checks it,
-    so a team can upgrade one machine at a time): a row holding the right one is a fix as any other."""
+def test_a_fix_without_its_diff_hash_is_still_read_and_replayed(agent, settings):
+    """A record written before ``diff_sha256`` was (by the version that only read it, or earlier) holds
+    none: it is checked by its content id alone, and is a fix as any other."""
     first = start_session(agent, task_with_script(settings, "hashed-alpha"))
     memory_id = first["stored_memory_id"]
     value = stored_value(settings, memory_id)
-    assert DIFF_HASH_FIELD not in value  # not written yet (tests/test_mechanism.py: the previous version's keys)
-    edit_in_the_database(settings, memory_id, {**value, DIFF_HASH_FIELD: digest(value["diff"])})
+    assert value.pop(DIFF_HASH_FIELD) == digest(value["diff"])
+    edit_in_the_database(settings, memory_id, value)
     assert agent.memory.get(memory_id) is not None and not agent.memory.damaged
     task = {**task_with_script(settings, "replay-alpha"), "script": None, "approve_edits": False}
     final = start_session(agent, task)

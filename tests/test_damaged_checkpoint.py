@@ -81,3 +81,51 @@ def test_one_damaged_checkpoint_does_not_stop_the_others(backend, isolated_home)
     assert json.loads(resumed.stdout)["status"] == "fixed"
     after = {row["thread_id"]: row["status"] for row in json.loads(run_cli("threads", "--json", env=env).stdout)}
     assert after == {"good-1": "fixed", "bad-int": "unreadable", "bad-bytes": "unreadable"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS, indirect=True)
+def test_a_damaged_thread_can_be_deleted_and_the_others_stay(backend, isolated_home):
+    """Invariant (i)'s way out for a thread: `threads delete ID` removes a thread whose checkpoint
+    cannot be read (its checkpoints, saved writes and registration, through the saver's own
+    ``delete_thread``), and the other threads list and resume as before. On main no command did."""
+    env = cli_env(**({"ASTRA_DATABASE_URL": os.environ["ASTRA_DATABASE_URL"]} if backend == "postgres" else {}))
+    killed = run_cli("run", "alpha", "--thread-id", "good-1", env={**env, "ASTRA_CRASH_AT": "after:observe"})
+    assert killed.returncode == -9, (killed.stdout, killed.stderr)
+    done = run_cli("run", "alpha", "--thread-id", "bad-1", env=env)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    _damage(backend, isolated_home, "bad-1", GARBAGE["bad-bytes"])
+    before = {r["thread_id"]: r["status"] for r in json.loads(run_cli("threads", "--json", env=env).stdout)}
+    assert before == {"good-1": "interrupted", "bad-1": "unreadable"}
+    (note,) = [line for line in run_cli("threads", env=env).stderr.splitlines() if "bad-1" in line]
+    assert "`astra-memory threads delete bad-1` removes this one" in note  # the way out, where it is needed
+
+    deleted = run_cli("threads", "delete", "bad-1", env=env)
+    assert deleted.returncode == 0 and "Traceback" not in deleted.stderr, (deleted.stdout, deleted.stderr)
+    assert deleted.stdout.startswith("deleted session bad-1") and "run folder" in deleted.stdout
+    listing = run_cli("threads", "--json", env=env)
+    assert listing.returncode == 0 and "bad-1" not in listing.stderr, listing.stderr
+    assert {r["thread_id"]: r["status"] for r in json.loads(listing.stdout)} == {"good-1": "interrupted"}
+    assert _stored_rows(backend, isolated_home, "bad-1") == 0  # nothing of it left in the database
+
+    again = run_cli("threads", "delete", "bad-1", env=env)
+    assert again.returncode != 0 and "no session with thread id 'bad-1'" in again.stderr, again.stderr
+    resumed = run_cli("resume", "good-1", "--json", env=env)
+    assert resumed.returncode == 0 and json.loads(resumed.stdout)["status"] == "fixed", resumed.stderr
+
+
+def _stored_rows(backend: str, home, thread_id: str) -> int:
+    """The rows that name ``thread_id`` in the checkpoint tables and the thread registry."""
+    tables = (["checkpoints", "checkpoint_blobs", "checkpoint_writes", "astra_threads"] if backend == "postgres"
+              else ["checkpoints", "writes", "astra_threads"])
+    if backend == "postgres":
+        import psycopg
+
+        with psycopg.connect(os.environ["ASTRA_DATABASE_URL"], autocommit=True) as conn:
+            return sum(conn.execute(f"SELECT count(*) FROM {t} WHERE thread_id = %s", (thread_id,)).fetchone()[0]
+                       for t in tables)
+    db = sqlite3.connect(home / "checkpoints.sqlite")
+    try:
+        return sum(db.execute(f"SELECT count(*) FROM {t} WHERE thread_id = ?", (thread_id,)).fetchone()[0]
+                   for t in tables)
+    finally:
+        db.close()

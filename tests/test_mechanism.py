@@ -49,9 +49,10 @@ def test_every_fix_has_two_vectors_and_an_old_record_is_still_found(tmp_path):
         assert fields == sorted([EMBEDDED_FIELD, CAUSE_FIELD])
         value = store.get(NAMESPACE, record.memory_id).value
         assert value[CAUSE_FIELD] == "the total is rounded before the tax is added"
-        # The value's keys are the ones the previous version wrote, so it still reads this record
-        # (a team may upgrade one machine at a time): its fields and the two it drops on reading.
-        assert set(value) - set(FixRecord.model_fields) == {"embed_text", "cause_text"}
+        # The value's keys are the ones the previous version reads, so it still reads this record
+        # (a team may upgrade one machine at a time): its fields and the three it drops on reading
+        # (diff_sha256 since d55e566, which read it and did not write it yet).
+        assert set(value) - set(FixRecord.model_fields) == {"embed_text", "cause_text", "diff_sha256"}
         # A record the previous version wrote: one vector, its whole cause in cause_text.
         old = record.model_copy(update={"diagnosis": None, "diff": record.diff.replace("+x = 2", "+x = 3")})
         old = old.model_copy(update={"memory_id": memory_id_of(old)})  # under its content's id, as it was stored

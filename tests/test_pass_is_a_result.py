@@ -106,31 +106,32 @@ def test_a_command_that_is_not_pytest_is_judged_by_its_exit_code_and_says_so(age
 
 def test_a_config_written_above_the_workspace_is_never_read(agent, settings):
     """Issue 32, class 1: a test run writes ../tox.ini (`addopts = -p app.calc`, whose hooks answer every
-    test without running it, with its id unchanged). Pytest's configuration comes from the project folder alone, so
-    no later run reads it, and nothing is confirmed or stored."""
+    test without running it, with its id unchanged). The run is private (nodes/common.py ``private_step``):
+    its parent folder is an empty tmpfs, so the file goes with the step; and pytest's configuration
+    comes from the project folder alone anyway (tests/test_testrun.py). Nothing is confirmed or stored."""
     task, final = _session(agent, settings, "parent_config")
     planted = Path(task["workspace"]).parent / "tox.ini"
-    assert planted.is_file() and "-p app.calc" in planted.read_text()  # the first run did write it
+    assert not planted.exists()  # written in the run's private root (an empty parent): gone with the step
     for run in _not_fixed(agent, final):
         assert f"still failing: {ADD}" in run["outcome"]
 
+
 def test_a_fix_planted_outside_the_project_by_an_earlier_run_is_not_confirmed(monkeypatch):
     """Issue 32 (a), from our own outside round: the first edit makes a test run write a correct add()
-    into the data home's runs/ folder (test runs before confirm are not private); the second edit
-    drops that and imports it. The workspace passes; the fresh copy holds only the import, and the
-    confirming run finds the data home empty, so nothing is confirmed or stored. The data home is
-    not under /tmp here (the suite's is, and /tmp is private anyway)."""
+    into the data home's runs/ folder; the second edit drops that and imports it. Every test step
+    of a session runs in a private root with the data home hidden (nodes/common.py
+    ``private_step``), so the write does not survive its run: the workspace's next run does not pass
+    either, and nothing is confirmed or stored. (When test runs before confirm were not private, the
+    plant stayed, the workspace passed and only the confirming run's hidden data home caught it.)
+    The data home is not under /tmp here (the suite's is, and /tmp is private anyway)."""
     home = Path(tempfile.mkdtemp(prefix=".astra-home-", dir=OUTSIDE_TMP))
     monkeypatch.setenv("ASTRA_HOME", str(home))
     try:
         with open_agent(Settings()) as agent:
             task, final = _session(agent, Settings(), "planted_in_data_home")
-            assert (Path(task["run_dir"]).parent / "astra_planted_calc.py").is_file()  # the first run planted it
-            tests = [r for r in final["test_runs"] if r["phase"] == "test"]
-            assert [r["passed"] for r in tests] == [False, True]  # the workspace imports what was planted
-            assert final["status"] == "unconfirmed" and final.get("stored_memory_id") is None
-            assert agent.memory.count() == 0
-            assert f"still failing: {ADD}" in final["confirm"]["outcome"], final["confirm"]
+            assert not (Path(task["run_dir"]).parent / "astra_planted_calc.py").exists()  # gone with its step
+            for run in _not_fixed(agent, final):
+                assert f"still failing: {ADD}" in run["outcome"] and "private root" not in run["outcome"]
     finally:
         shutil.rmtree(home)
 

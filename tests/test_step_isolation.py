@@ -197,10 +197,11 @@ def test_the_hidden_folders_are_empty_but_what_it_keeps_is_there():
 
 @PRIVATE
 def test_a_confirming_run_finds_the_workspace_and_the_homes_empty(tmp_path):
-    """Issue 32 (a), from our own outside round: the runs before confirm are not private, so a test
-    run there can write a module into our data home (or the user's home, or leave it in the workspace)
-    that the fix then imports by an absolute path. The confirming run hides those folders; what the
-    step is given to keep (its PYTHONPATH here) and its own folder come back."""
+    """Issue 32 (a), from our own outside round: a test run could write a module into our data home (or
+    the user's home, or leave it in the workspace) that the fix then imports by an absolute path. The
+    confirming run hides those folders (and the runs before it are private too: what they write
+    outside the workspace does not survive them); what the step is given to keep (its PYTHONPATH
+    here) and its own folder come back."""
     import shutil
     import tempfile
 
@@ -324,3 +325,46 @@ def test_without_namespaces_a_private_run_says_so_and_still_pins_the_configurati
     assert run.passed, run.output
     assert run.outcome == ("no failing tests; 1 passed, 0 failed; not run in a private root: isolation mode "
                            "subreaper has no namespaces")
+
+
+STEP_WRITER = """import os
+
+try:  # a project whose tests write beside themselves, outside their folder (as a hostile one would)
+    with open({outside!r}, "a") as out:
+        out.write(os.path.basename(os.getcwd()) + "\\n")
+except OSError:
+    pass
+"""
+
+
+@PRIVATE
+def test_every_test_step_of_a_session_leaves_nothing_outside_its_folder(agent, settings):
+    """Issue 32 (a), the invariant behind it: not only the confirming run but every run of the
+    project's tests in a session (observe, test, replay) runs in a private root, so what it writes
+    outside its project folder (here a file in a folder no run hides) does not survive the step, and
+    the confirming run cannot see it. On main, observe's and test's runs left it there."""
+    import shutil
+    import tempfile
+
+    from astra_memory.session.run import start_session
+    from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, task_with_script
+
+    base = Path(tempfile.mkdtemp(prefix=".private-steps-", dir=OUTSIDE_TMP))
+    outside = base / "written-by-test-steps"
+    try:
+        first = task_with_script(settings, "steps-alpha", [ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH])
+        (Path(first["workspace"]) / "conftest.py").write_text(STEP_WRITER.format(outside=str(outside)))
+        final = start_session(agent, first)
+        assert final["status"] == "fixed", final.get("reason")
+        assert [r["phase"] for r in final["test_runs"]][:2] == ["observe", "test"]
+        assert all("private root" not in r["outcome"] for r in final["test_runs"])
+        assert not outside.exists(), outside.read_text()
+
+        second = {**task_with_script(settings, "steps-replay"), "script": None, "approve_edits": False}
+        (Path(second["workspace"]) / "conftest.py").write_text(STEP_WRITER.format(outside=str(outside)))
+        replayed = start_session(agent, second)
+        assert replayed["status"] == "fixed" and replayed["replay"]["replayed"] == final["stored_memory_id"]
+        assert "replay" in [r["phase"] for r in replayed["test_runs"]]
+        assert not outside.exists(), outside.read_text()
+    finally:
+        shutil.rmtree(base)

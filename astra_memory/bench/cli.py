@@ -377,7 +377,14 @@ def perf(
         cold.add_row(c.get("process") or f"astra-memory {c['argv']}", f"{c['wall']['p50_ms'] / 1000:.2f}",
                      f"{c['wall']['min_ms'] / 1000:.2f}/{c['wall']['max_ms'] / 1000:.2f}",
                      f"{c['cpu']['p50_ms'] / 1000:.2f}", "yes" if c["ok"] else "NO")
-    _emit(result, written, as_json, [lat, vec, ses, cold])
+    runs = result.get("test_runs") or {}
+    private = runs.get("private_root_extra_ms")
+    judged = Table("mode", "p50 ms", "extra ms", title=f"One test run on {runs.get('scenario')}",
+                   caption=(f"The private root adds {private:.1f} ms per test run" if private is not None
+                            else f"Private root not measured: {runs.get('private_root')}"))
+    for mode, m in (runs.get("modes") or {}).items():
+        judged.add_row(mode, f"{m['p50_ms']:.0f}", f"{m['extra_ms']:.1f}")
+    _emit(result, written, as_json, [lat, vec, ses, judged, cold])
 
 
 def _pp(stats: dict[str, Any], digits: int = 1) -> str:

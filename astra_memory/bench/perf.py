@@ -20,8 +20,9 @@
 4. **Cost of judging a test run** (issue #21): one run of the scenario's tests, its bug fixed, by
    exit code only (as before), with pytest's per-test results read against observe's, and with
    the environment held still as well (mounted read-only for the step where that works here, and
-   checked by full manifest), and in the confirming run's private root (testrun/private_root.py:
-   ``private_root_extra_ms``, the median same-round difference with vs without it); modes
+   checked by full manifest), and in the private root every test step of a session runs in
+   (testrun/private_root.py, nodes/common.py ``private_step``: ``private_root_extra_ms``, the median
+   same-round difference with vs without it, shown in perf.md and the terminal); modes
    interleaved in the same run, median ms per run and the extra over exit code only (median of
    the same-round differences), plus what recording the environment at observe costs once per
    session.
@@ -70,6 +71,7 @@ from astra_memory.checkpoints import open_checkpointer
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.graph import builder
+from astra_memory.nodes.common import private_step
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import Agent, scenario_task, start_session
 from astra_memory.settings import Settings
@@ -408,8 +410,9 @@ def judging_costs(scenario_name: str, repeats: int, *, progress, workdir: Path) 
         recorded[guard] = {"files": environment.files, "record_ms": environment.took_ms, "roots": environment.roots}
         modes[f"per-test results + {guard} environment"] = {"baseline": baseline, "environment": environment}
     private = f"per-test results + {GUARD_READ_ONLY} environment + private root"
-    if guards and not degraded_reason():  # the confirming run's way (testrun/private_root.py)
-        modes[private] = {**modes[f"per-test results + {GUARD_READ_ONLY} environment"], "private": True}
+    if guards and not degraded_reason():  # a session's way for every test step (nodes/common.py private_step)
+        modes[private] = {**modes[f"per-test results + {GUARD_READ_ONLY} environment"],
+                          **private_step({"workspace": str(workspace)})}
     task = progress.add_task(f"perf: test runs on {scenario_name} (exit code vs per-test results)",
                              total=repeats * len(modes))
     times: dict[str, list[float]] = {mode: [] for mode in modes}

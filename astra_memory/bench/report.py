@@ -639,6 +639,22 @@ def perf_plots(result: dict, out: Path) -> list[str]:
     return [str(p) for p in paths]
 
 
+def test_run_section(runs: dict) -> str:
+    """perf.md's table of one test run's cost in each way of judging it (bench/perf.py
+    ``judging_costs``), and the private root's cost per test run."""
+    if not runs.get("modes"):
+        return "Not measured."
+    rows = ["| mode | p50 ms | extra over exit code only, ms | all passed |", "|---|---:|---:|---|"]
+    rows += [f"| {mode} | {m['p50_ms']:.0f} | {m['extra_ms']:.1f} | {'yes' if m['all_passed'] else 'NO'} |"
+             for mode, m in runs["modes"].items()]
+    private = runs.get("private_root_extra_ms")
+    said = (f"The private root every test step of a session runs in (nodes/common.py `private_step`) adds "
+            f"**{private:.1f} ms per test run** (median of the same-round differences with and without it)."
+            if private is not None else f"The private root was not measured here: {runs.get('private_root')}.")
+    return ("\n".join(rows) + f"\n\nScenario {runs['scenario']}, its bug fixed, {runs['repeats']} runs per mode, "
+            f"interleaved. {said}")
+
+
 def write_perf(result: dict, out: Path, command: str) -> dict[str, Any]:
     pngs = perf_plots(result, out)
     tables = perf_tables(result)
@@ -683,6 +699,10 @@ warm-up session. The memory is a fresh SQLite store in both. Durability cost mea
 inside `put` / `put_writes` / `get_tuple`, SQLite minus in-memory): **{ses['durability_cost_inside_ms']:.1f} ms**
 per session; as a difference of session wall times (p50): {ses['durability_cost_p50_ms']:.0f} ms, which on a
 busy machine is within the run-to-run noise (see min / max). {_session_floor(ses)}
+
+## One test run: judging it, and its private root
+
+{test_run_section(result.get('test_runs') or {{}})}
 
 ## Cold start
 

@@ -27,7 +27,8 @@ class DamagedCheckpointError(AstraError):
         super().__init__(
             f"thread {thread_id}: its last checkpoint in {where} is damaged and cannot be read ({why}); it was "
             "left as it is and cannot be resumed: run the task again under a new thread id "
-            "(`astra-memory run ... --thread-id NEW`); the other threads are not affected")
+            f"(`astra-memory run ... --thread-id NEW`), and `astra-memory threads delete {thread_id}` removes "
+            "this one; the other threads are not affected")
 
 
 # The mapping LangGraph builds a state from (langgraph.checkpoint.base.Checkpoint); ``task`` is the

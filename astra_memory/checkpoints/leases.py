@@ -217,6 +217,11 @@ class ThreadTables:
             row = db.execute("SELECT task FROM astra_threads WHERE thread_id = ?", (thread_id,)).fetchone()
         return json.loads(row[0]) if row else None
 
+    def forget(self, thread_id: str) -> bool:
+        """Remove the thread's registration (``threads delete``); False if it had none."""
+        with self.transaction() as db:
+            return db.execute("DELETE FROM astra_threads WHERE thread_id = ?", (thread_id,)).rowcount == 1
+
     def registered_ids(self) -> list[tuple[str, str]]:
         """(thread id, registered at), newest first."""
         with self.transaction() as db:

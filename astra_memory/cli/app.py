@@ -331,9 +331,15 @@ def undo(ctx: typer.Context, thread_id: str, as_json: JsonOpt = False) -> None:
         console.print(f"{lit(rel)} is already as it was before the session", highlight=False)
 
 
-@app.command()
+threads_app = typer.Typer()
+app.add_typer(threads_app, name="threads")
+
+
+@threads_app.callback(invoke_without_command=True)
 def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
-    """List sessions with their status and last node."""
+    """List sessions with their status and last node; `threads delete ID` deletes one."""
+    if ctx.invoked_subcommand is not None:
+        return
     from astra_memory.session.run import list_threads, open_reader
 
     try:
@@ -351,6 +357,23 @@ def threads(ctx: typer.Context, as_json: JsonOpt = False) -> None:
     print_records(["thread", "status", "last node", "next", "project", "updated"],
                   [[r["thread_id"], r["status"] or "", r["last_node"] or "", ",".join(r["next"]), r["project"] or "",
                     str(r["updated"] or "")[:19]] for r in rows], whole=(0, 5))
+
+
+@threads_app.command("delete")
+def delete_thread(ctx: typer.Context, thread_id: str) -> None:
+    """Delete a session: its checkpoints, its saved writes and its registration, even when its checkpoint
+    cannot be read (listed `unreadable`). Refused while another process runs it. Its run folder and
+    any fix it stored are kept."""
+    from astra_memory.session.run import delete_session, open_agent
+
+    try:
+        check_thread_id(thread_id)
+        with open_agent(settings_of(ctx)) as agent:
+            done = delete_session(agent, thread_id)
+    except AstraError as exc:
+        fail(str(exc))
+    kept = f"; its run folder {done['run_dir']} is kept" if done["run_dir"] else ""
+    console.print(f"deleted session {thread_id}{kept}", markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import replace
+from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.config import get_config
@@ -16,6 +17,7 @@ from astra_memory.events import emit
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import last_ai_message
 from astra_memory.rules.limits import LimitHit, check_limits, reply_limit
+from astra_memory.settings import Settings
 from astra_memory.state import AgentState
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.namespaces import namespace_for
@@ -54,6 +56,22 @@ def fix_memory(runtime: Runtime[Context]) -> FixMemory:
     context = context_of(runtime)
     return FixMemory(store, min_score=context.min_score, namespace=namespace_for(context.namespace),
                      floor=context.min_fused_score)
+
+
+def private_step(task: dict, *, confirming: bool = False) -> dict:
+    """How every run of the project's tests in a session is made (``run_tests`` keywords): in a private
+    root (testrun/private_root.py), where what the step writes outside its project folder does not
+    survive it, with our data home (the session's snapshot, memory and checkpoints), the user's home
+    and the runs folder empty. Observe, test and replay (the workspace) and observe's second
+    collection run so, and the confirming runs (``confirming``) also find the session's workspace
+    empty: so the confirming run sees only the snapshot plus the session's diff, since no earlier
+    run of the session could leave anything behind it reads (issue 32, invariant a)."""
+    folders = [str(Settings().home), str(Path.home())]
+    if task.get("run_dir"):
+        folders.append(str(Path(task["run_dir"]).parent))
+    if confirming:
+        folders.insert(0, task["workspace"])
+    return {"private": True, "hide": folders}
 
 
 def workspace_of(state: AgentState) -> Workspace:

@@ -41,10 +41,9 @@ from astra_memory.crash import crash_point
 from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.nodes.attempt_log import record_attempt, split_failing
-from astra_memory.nodes.common import context_of, workspace_of
+from astra_memory.nodes.common import context_of, private_step, workspace_of
 from astra_memory.redact import scrub
 from astra_memory.rules.gates import require_workspace_passed
-from astra_memory.settings import Settings
 from astra_memory.state import AgentState, ConfirmResult, EditInfo
 from astra_memory.testrun.results import observed
 from astra_memory.testrun.run import run_tests
@@ -95,16 +94,6 @@ def session_files(state: AgentState, pristine: Path) -> dict[str, bytes]:
     return files
 
 
-def hidden_from_confirm(task: dict) -> list[str]:
-    """Folders the confirming runs find empty (testrun/private_root.py): the session's workspace, our
-    data home (its runs, memory and checkpoints) and the user's home. The runs before confirm are not
-    private, so what they wrote there (a module, a config, a path file) must not reach the fresh copy."""
-    folders = [task["workspace"], str(Settings().home), str(Path.home())]
-    if task.get("run_dir"):
-        folders.append(str(Path(task["run_dir"]).parent))
-    return folders
-
-
 def bug_not_shown(state: AgentState, context: Context, pristine: Path, destination: Path) -> str:
     """Why the failure observe saw does not show in a fresh copy of the snapshot without the session's
     edits (the tests that failed at observe pass there), or "" when it shows. Only those tests run,
@@ -116,8 +105,8 @@ def bug_not_shown(state: AgentState, context: Context, pristine: Path, destinati
     try:
         fresh_copy(pristine, destination, {}, workspace=task["workspace"])
         run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s,
-                        env=task.get("test_env"), baseline=baseline, only=only, private=True,
-                        hide=hidden_from_confirm(task))
+                        env=task.get("test_env"), baseline=baseline, only=only,
+                        **private_step(task, confirming=True))
     except (WorkspaceError, OSError) as exc:
         return f"could not build the fresh copy without the session's edits (the bug must show there): {exc}"
     finally:
@@ -159,7 +148,7 @@ def confirm(state: AgentState, runtime: Runtime[Context]) -> dict:
     else:
         crash_point("confirm:copied")
         run = run_tests(destination, task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"),
-                        baseline=observed(state), private=True, hide=hidden_from_confirm(task))
+                        baseline=observed(state), **private_step(task, confirming=True))
         update["budget"] = {"test_runs": 1}
         reason = "" if run.passed else (
             f"the tests passed in the agent's workspace ({state.get('passed_outcome')}) but not in a fresh "

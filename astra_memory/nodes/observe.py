@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
-from astra_memory.nodes.common import context_of
+from astra_memory.nodes.common import context_of, private_step
 from astra_memory.state import AgentState, run_record
 from astra_memory.testrun.environment import (
     cannot_run,
@@ -61,7 +61,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         emit(task.get("run_dir"), "observe", status="failed", reason=reason)
         return {"status": "failed", "reason": reason}
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context_of(runtime).test_timeout_s,
-                    env=task.get("test_env"), environment=environment)
+                    env=task.get("test_env"), environment=environment, **private_step(task))
     record = run_record(run, phase="observe", edits_seen=0)  # its output scrubbed of secrets
     record["environment"] = environment.to_record()
     if run.doctests:
@@ -73,7 +73,7 @@ def observe(state: AgentState, runtime: Runtime[Context]) -> dict:
         record["unstable_ids"] = unstable_functions(
             record["slots"], pristine=pristine, workspace=task["workspace"], command=task["test_command"],
             env=task.get("test_env"), timeout_s=context_of(runtime).test_timeout_s, environment=environment,
-            where=Path(task["run_dir"]) if task.get("run_dir") else None)
+            where=Path(task["run_dir"]) if task.get("run_dir") else None, **private_step(task, confirming=True))
         if record["unstable_ids"]:
             record["outcome"] += (f"; parametrized ids differ between two collections: "
                                   f"{', '.join(record['unstable_ids'][:3])}")

@@ -31,7 +31,7 @@ from astra_memory.errors import WorkspaceError
 from astra_memory.events import emit
 from astra_memory.models.advice import needs_model_advice
 from astra_memory.models.factory import model_name
-from astra_memory.nodes.common import context_of, fix_memory, workspace_of
+from astra_memory.nodes.common import context_of, fix_memory, private_step, workspace_of
 from astra_memory.rules.approval import ask, replay_request
 from astra_memory.rules.gates import require_memory
 from astra_memory.rules.replay_candidates import passed_over_lines, why_not_replayed
@@ -190,7 +190,8 @@ def _try(state: AgentState, context: Context, workspace, journal_dir: Path | Non
         return Attempt(f"does not apply: {exc}", approval=approval)
     crash_point("replay:applied")
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s,
-                    env=task.get("test_env"), baseline=observed(state))  # a pass by observe's failing test ids
+                    env=task.get("test_env"), baseline=observed(state),  # a pass by observe's failing test ids
+                    **private_step(task))
     if run.passed:
         journal.state = "applied"
         journal.save()

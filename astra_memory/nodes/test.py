@@ -16,6 +16,7 @@ from astra_memory.nodes.attempt_log import record_attempt, split_failing
 from astra_memory.nodes.common import (
     context_of,
     current_calls,
+    private_step,
     refuse_call,
     refuse_rest,
     reply,
@@ -47,7 +48,7 @@ def test(state: AgentState, runtime: Runtime[Context]) -> dict:
     except ToolCallError as exc:
         return refuse_call(state, context, update, call, calls, exc)
     run = run_tests(task["workspace"], task["test_command"], timeout_s=context.test_timeout_s, env=task.get("test_env"),
-                    baseline=observed(state))
+                    baseline=observed(state), **private_step(task))
     attempts = state.get("attempts", 0) + 1
     update.update(
         attempts=attempts,

@@ -308,6 +308,28 @@ def cancel_session(agent: Agent, thread_id: str, how: str = "astra-memory cancel
         return mark_cancelled(agent.settings, thread_id, how)
 
 
+def delete_session(agent: Agent, thread_id: str) -> dict[str, Any]:
+    """Delete a thread (``astra-memory threads delete ID``): its checkpoints and saved writes (the
+    saver's own ``delete_thread``, SQLite or PostgreSQL), its registration and its cancel mark. Its
+    checkpoint need not be readable: this is the way out for a thread listed ``unreadable``. Refused
+    for an unknown thread and for one another process is running (its lease). The run folder (the
+    events, the snapshot, a bundled scenario's workspace) stays on disk; the returned ``run_dir``
+    names it. Memory is not touched: a fix the thread stored stays stored."""
+    with claimed(agent, thread_id):
+        saver = agent.graph.checkpointer
+        checkpointed = thread_id in thread_ids(saver)
+        registered = agent.threads is not None and any(t == thread_id for t, _ in agent.threads.registered_ids())
+        if not checkpointed and not registered:
+            raise UnknownThreadError(f"no session with thread id {thread_id!r}; `astra-memory threads` lists them")
+        if checkpointed:
+            saver.delete_thread(thread_id)
+        if agent.threads is not None:
+            agent.threads.forget(thread_id)
+        cancel_mark(agent.settings, thread_id).unlink(missing_ok=True)
+        run_dir = agent.settings.run_dir(thread_id)
+        return {"thread_id": thread_id, "run_dir": str(run_dir) if run_dir.exists() else None}
+
+
 def refuse_cancelled(agent: Agent, thread_id: str, *, uncancel: bool) -> None:
     mark = cancellation(agent.settings, thread_id)
     if mark is None:

@@ -79,7 +79,9 @@ def make_store(pool: Any, embeddings: Embeddings):
     """A PostgresStore on a connection pool (set-up already done by ``setup_store``)."""
     from langgraph.store.postgres import PostgresStore
 
-    return PostgresStore(pool, index=index_config(embeddings))
+    from astra_memory.stores.record import jsonb_value
+
+    return PostgresStore(pool, index=index_config(embeddings), deserializer=jsonb_value)  # a damaged row: read_stored
 
 
 @contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import uuid
 from datetime import datetime, timezone
@@ -155,11 +156,12 @@ def cause_text_of(value: dict[str, Any]) -> str:
     return diagnosis_text(str(value.get("error_type") or ""), str(value.get("fix_description") or ""))
 
 
-# The sha256 of the stored diff, byte for byte, beside the record's fields: checked on every read when
-# present (``content_problem``), never read back into the record. The id covers the diff's changed
-# lines with whitespace squashed, not its context, line numbers or indentation; this hash would. Not
-# written yet: the previous version refuses a value with a key it does not know (tests/test_mechanism.py:
-# a team upgrades one machine at a time), so this version only reads it, and the next one writes it.
+# The sha256 of the stored diff, byte for byte, beside the record's fields: written with every fix
+# record (``FixRecord.to_store_value``), checked on every read when present (``content_problem``),
+# never read back into the record. The id covers the diff's changed lines with whitespace squashed, not
+# its context, line numbers or indentation; this hash covers every byte. Written since the version after
+# the one that first read it (d55e566, which drops it on reading: a team upgrading one machine at a
+# time still reads what this one writes); a record written before (no hash) is checked by its id alone.
 DIFF_HASH_FIELD = "diff_sha256"
 DERIVED_FIELDS = ("embed_text", CAUSE_FIELD, DIFF_HASH_FIELD)  # written beside a record's fields, never read back
 MAX_CONFIRMATIONS = 1_000  # a record's list is bounded; the count beyond it is kept in `confirmations_dropped`
@@ -363,6 +365,7 @@ class FixRecord(StoredRecord):
                 part.pop("project_id", None)
         value["embed_text"] = self.embed_text
         value[CAUSE_FIELD] = self.mechanism_text  # what a diagnosis is matched with: the cause without names
+        value[DIFF_HASH_FIELD] = diff_digest(value["diff"])  # every byte of the diff as stored: content_problem
         return value
 
     @classmethod
@@ -383,7 +386,8 @@ def content_problem(key: str, value: dict[str, Any]) -> str | None:
 
     - it names itself by its key (``memory_id``);
     - its diff is byte for byte the one written, when its value holds its hash (``diff_sha256``,
-      ``DIFF_HASH_FIELD``: read, not yet written); without one it is checked by its id alone;
+      ``DIFF_HASH_FIELD``: written with every record since it was added); a record written before
+      holds none and is checked by its id alone;
     - a version-2 record's content (project, error type, normalised diff: ``memory_id_for``) still
       gives its id, as ``memory import`` checks (stores/transfer.py ``checked_id``). A version-1 id was
       over the session, not the content: such a record is never replayed (``replay_refusal``).
@@ -440,6 +444,21 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 class UnreadableValue(str):
     """What a store's reader returns for a stored value that is not JSON at all (a row cut off mid-value,
     its SQLite structure intact): the text says why, and ``read_stored`` names the row damaged."""
+
+
+def jsonb_value(content: Any) -> Any:
+    """PostgresStore's reader of a stored value psycopg did not decode to an object (its ``deserializer``:
+    stores/postgres.py ``make_store``). LangGraph parses such a value as JSON text, so one row whose
+    ``jsonb`` is a string (JSON cut off mid-value can only be stored so) or a list raised and stopped every
+    list, search and delete. Now JSON text is parsed as LangGraph does, and what is no JSON object comes
+    back as it is, or as an ``UnreadableValue`` when it is no JSON either: ``read_stored`` names the row
+    damaged (skipped, deletable)."""
+    if isinstance(content, (str, bytes, bytearray, memoryview)):
+        try:
+            return json.loads(bytes(content) if not isinstance(content, str) else content)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return UnreadableValue(f"the stored value is not a JSON object (a text that is not JSON: {exc})")
+    return content
 
 
 def read_stored(model: type, value: Any, what: str, *, shape_only: bool = False):

@@ -12,8 +12,8 @@ namespace and, unless ``ASTRA_CONFIRM_NETWORK=1``, its own network namespace (``
 - ``/tmp``, ``/var/tmp`` and ``/dev/shm`` are new, empty ``tmpfs`` mounts, and so is the project
   folder's parent: the folders above the project hold nothing but the path down to it (the
   sibling workspace, a ``tox.ini`` or ``conftest.py`` written beside the copy, are gone); so is
-  each ``hide`` folder (the confirming run hides the session's workspace, our data home and the
-  user's home: what earlier test runs, which are not private, could have written there);
+  each ``hide`` folder (every test step of a session hides our data home, the user's home and the
+  runs folder; the confirming run also the session's workspace: nodes/common.py ``private_step``);
 - the project folder and each ``keep`` path (the environment's folders and our plugin's, read-only)
   that those mounts hid are bind-mounted back at their own paths; the project folder alone is
   writable;

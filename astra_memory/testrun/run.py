@@ -8,7 +8,8 @@ when the agent dies (testrun/isolation.py).
 Whether a run passed is decided from pytest's own per-test results, against what observe saw
 (results.py), never from the exit code alone; and the environment the tests import from is held to
 what observe recorded (manifest.py). Pytest's configuration and rootdir come from the workspace
-alone (pytest_config.py); the confirming run runs in a private root (private_root.py). A test command that is not pytest is judged by its exit code,
+alone (pytest_config.py); every run of a session (``private``) runs in a private root
+(private_root.py; nodes/common.py ``private_step``). A test command that is not pytest is judged by its exit code,
 and its run says so (``evidence == "exit_code"``).
 """
 

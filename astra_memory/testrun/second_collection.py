@@ -29,9 +29,11 @@ def failing_slots(slots: dict[str, str], failing: list[str]) -> dict[str, str]:
 
 
 def unstable_functions(observed: dict[str, str], *, pristine: str | Path, workspace: str | Path, command: str,
-                       env: dict[str, str] | None, timeout_s: float, environment, where: Path | None) -> list[str]:
+                       env: dict[str, str] | None, timeout_s: float, environment, where: Path | None,
+                       private: bool = False, hide: list[str] = ()) -> list[str]:
     """The functions of ``observed`` (``{id: slot}``) whose ids differ in a second collection; empty when
-    that collection cannot be read (it then shows nothing)."""
+    that collection cannot be read (it then shows nothing). ``private`` and ``hide``: as ``run_tests``
+    (observe runs it in a private root, like every test step of a session)."""
     if not observed:
         return []
     base = Path(tempfile.mkdtemp(prefix="astra-ids-")) if where is None else where
@@ -41,7 +43,7 @@ def unstable_functions(observed: dict[str, str], *, pristine: str | Path, worksp
     try:
         fresh_copy(pristine, destination, {}, workspace=workspace)
         run = run_tests(destination, command, timeout_s=timeout_s, env=variables, environment=environment,
-                        evidence="pytest")
+                        evidence="pytest", private=private, hide=hide)
     except OSError:
         return []
     finally:
