@@ -116,8 +116,8 @@ def memory_opener(target: str | Path, *, setting: str) -> MemoryOpener:
     for opener in MEMORY_OPENERS:
         if opener.claims(str(target)):
             return opener
-    raise ConfigurationError(f"{setting} {redact_url(str(target))!r}: give "
-                             + ", ".join(opener.example for opener in MEMORY_OPENERS))
+    *others, last = [opener.example for opener in MEMORY_OPENERS]
+    raise ConfigurationError(f"{setting} {redact_url(str(target))!r}: give {', '.join(others)} or {last}")
 
 
 @contextmanager

@@ -37,4 +37,4 @@ def open_memory(target: str, embeddings: Embeddings, *, setting: str, must_exist
         yield Backend("actian", None, store, url, memory_text=f"{TITLE} {url} ({setting})")
 
 
-OPENER = MemoryOpener("actian", claims=claims, open=open_memory, example=f"{SCHEME}HOST:PORT")
+OPENER = MemoryOpener("actian", claims=claims, open=open_memory, example=f"a {SCHEME}HOST:PORT")

@@ -41,4 +41,4 @@ def open_memory(target: str, embeddings: Embeddings, *, setting: str, must_exist
         yield Backend("postgres", None, store, where, pool, memory_text=f"{TITLE} {where} ({setting})")
 
 
-OPENER = MemoryOpener("postgres", claims=is_postgres_url, open=open_memory, example="postgresql://USER@HOST/DB")
+OPENER = MemoryOpener("postgres", claims=is_postgres_url, open=open_memory, example="a postgresql:// URL")

@@ -35,4 +35,4 @@ def open_memory(target: str | Path, embeddings: Embeddings, *, setting: str, mus
         yield Backend("sqlite", None, store, str(path), memory_text=f"{TITLE} {path} ({setting})")
 
 
-OPENER = MemoryOpener("sqlite", claims=claims, open=open_memory, example="a file path")
+OPENER = MemoryOpener("sqlite", claims=claims, open=open_memory, example="a SQLite file path")
