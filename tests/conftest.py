@@ -8,6 +8,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from astra_memory.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
+_ACTIAN_URL = os.environ.get("ACTIAN_VECTORAI_URL")  # read before the autouse fixture scrubs the environment
 # Vendored projects (tests/data: a real library with its own tests, for end-to-end sessions) are
 # projects under repair, never part of this suite.
 collect_ignore_glob = ["data/*"]
@@ -66,7 +68,17 @@ def isolated_home(tmp_path, monkeypatch, request):
     return home
 
 
-BACKENDS = ["sqlite", "postgres"]
+# The memory backends' conformance fixture, one line per backend: its test memory (a fresh target its
+# opener in astra_memory/backends/open.py claims) and the setting that moves an installation's memory
+# there (None: the default). `store`, and every test that parametrizes `backend`, runs on each.
+MEMORY_TARGETS = {
+    "sqlite": (lambda request, tmp_path: tmp_path / "memory.sqlite", None),
+    "postgres": (lambda request, tmp_path: request.getfixturevalue("pg_url"), "ASTRA_DATABASE_URL"),
+}
+if _ACTIAN_URL:  # a live VectorAI DB (its server runs only in Docker): a collection per test
+    MEMORY_TARGETS["actian"] = (lambda request, tmp_path: f"vectorai://{_ACTIAN_URL}/t_{uuid.uuid4().hex[:12]}",
+                                "ASTRA_VECTORAI_URL")
+BACKENDS = list(MEMORY_TARGETS)
 
 
 @pytest.fixture(scope="session")
@@ -98,19 +110,21 @@ def store(request, tmp_path):
     from astra_memory.backends.open import open_memory_store
     from astra_memory.stores.embeddings import HashEmbeddings
 
-    target = request.getfixturevalue("pg_url") if request.param == "postgres" else tmp_path / "memory.sqlite"
+    target = MEMORY_TARGETS[request.param][0](request, tmp_path)
     with open_memory_store(target, HashEmbeddings(), setting="test memory") as opened:
         yield opened.store
 
 
 @pytest.fixture
-def backend(request, monkeypatch) -> str:
+def backend(request, monkeypatch, tmp_path) -> str:
     """The backend `settings` (and so `agent`) opens: "sqlite" unless a module parametrizes it with
-    ``pytest.mark.parametrize("backend", BACKENDS, indirect=True)``; "postgres" points
-    ASTRA_DATABASE_URL at a fresh, empty database (schema) of the test server."""
+    ``pytest.mark.parametrize("backend", BACKENDS, indirect=True)``; another points its setting at a
+    fresh test memory (``MEMORY_TARGETS``): "postgres", ASTRA_DATABASE_URL at a fresh, empty database
+    (schema) of the test server."""
     name = getattr(request, "param", "sqlite")
-    if name == "postgres":
-        monkeypatch.setenv("ASTRA_DATABASE_URL", request.getfixturevalue("pg_url"))
+    target, setting = MEMORY_TARGETS[name]
+    if setting is not None:
+        monkeypatch.setenv(setting, str(target(request, tmp_path)))
     return name
 
 

@@ -19,7 +19,7 @@ URL = os.environ.get("ACTIAN_VECTORAI_URL")  # read before the autouse fixture s
 @pytest.mark.skipif(not URL, reason="ACTIAN_VECTORAI_URL is not set: no VectorAI DB server to test against")
 def test_fix_memory_on_a_live_vectorai_db():
     pytest.importorskip("actian_vectorai", reason="pip install 'astra-codebase-memory[actian]'")
-    from astra_memory.stores.actian import open_actian_store
+    from astra_memory.backends.actian.store import open_actian_store
 
     collection = f"astra_codebase_memory_test_{uuid.uuid4().hex[:8]}"
     with open_actian_store(HashEmbeddings(), URL, collection=collection) as store:

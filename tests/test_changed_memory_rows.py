@@ -14,9 +14,9 @@ import re
 
 import pytest
 
+from astra_memory.backends.sqlite.store import connect
 from astra_memory.events import read_events
 from astra_memory.session.run import start_session
-from astra_memory.stores.sqlite import connect
 from tests.conftest import BACKENDS, cli_env, run_cli
 from tests.helpers import task_with_script
 

@@ -14,7 +14,7 @@ from astra_memory.backends.open import open_memory_store
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import NAMESPACE, FixMemory
 from astra_memory.stores.upgrade import upgrade_memory
-from tests.conftest import BACKENDS, ROOT
+from tests.conftest import BACKENDS, MEMORY_TARGETS, ROOT
 
 OUTCOME = "pytest passed with exit code 0 (4 passed)"
 BEFORE = "def origins(raw):\n    return raw.split(',')\n"
@@ -33,7 +33,7 @@ SHIFTED_DIFF = unified(PAD + BEFORE, PAD + AFTER)
 
 @pytest.fixture(params=BACKENDS)
 def target(request, tmp_path):
-    return request.getfixturevalue("pg_url") if request.param == "postgres" else str(tmp_path / "memory.sqlite")
+    return str(MEMORY_TARGETS[request.param][0](request, tmp_path))  # every backend (tests/conftest.py)
 
 
 @pytest.fixture
@@ -209,9 +209,9 @@ def test_record_locks_stay_in_a_bounded_set_of_postgres_keys():
     bounded by the shared lock table: the keys fall in LOCK_BUCKETS buckets, clear of the others."""
     import uuid
 
+    from astra_memory.backends.postgres.store import LOCK_BUCKETS, RECORD_LOCK_BASE, advisory_key
     from astra_memory.costs.ledger_postgres import LEDGER_LOCK_KEY
     from astra_memory.db.postgres import SETUP_LOCK_KEY
-    from astra_memory.stores.locks import LOCK_BUCKETS, RECORD_LOCK_BASE, advisory_key
 
     keys = {advisory_key(str(uuid.uuid4())) for _ in range(20_000)}
     assert len(keys) == LOCK_BUCKETS and not keys & {LEDGER_LOCK_KEY, SETUP_LOCK_KEY}

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 
+from astra_memory.backends.sqlite.store import connect
 from astra_memory.events import read_events
 from astra_memory.session.run import start_session
-from astra_memory.stores.sqlite import connect
 from tests.conftest import cli_env, run_cli
 from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
 

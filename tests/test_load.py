@@ -55,10 +55,10 @@ def test_one_process_runs_eight_threads_of_the_compiled_graph(agent, settings):
 
 
 def _open_at_barrier(folder: str, barrier) -> str:
+    from astra_memory.backends.sqlite.store import open_sqlite_store
     from astra_memory.checkpoints import open_checkpointer
     from astra_memory.costs.ledger import SqliteCostLedger
     from astra_memory.stores.embeddings import HashEmbeddings
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     barrier.wait()  # every process reaches the open of the same fresh files at once
     try:

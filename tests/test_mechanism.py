@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.stores.embeddings import HashEmbeddings, MiniLMEmbeddings
 from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.stores.memory import NAMESPACE, FixMemory
 from astra_memory.stores.record import FixRecord, diagnosis_text, memory_id_of
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, open_sqlite_store
+from astra_memory.stores.store_needs import EMBEDDED_FIELD
 
 OUTCOME = "pytest passed with exit code 0 (12 passed)"
 

@@ -10,11 +10,11 @@ from datetime import datetime, timezone
 
 import pytest
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.format import NO_RESULTS, format_hits
 from astra_memory.stores.memory import FIX_INDEX, NAMESPACE, FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.stores.transfer import import_jsonl
 from tests.conftest import BACKENDS
 
@@ -178,7 +178,7 @@ WRITER = """
 import sys
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
+from astra_memory.backends.sqlite.store import open_sqlite_store
 path, tag = sys.argv[1], sys.argv[2]
 O = "pytest passed with exit code 0 (1 passed)"
 with open_sqlite_store(path, HashEmbeddings()) as store:

@@ -229,5 +229,5 @@ def test_migrate_refusals_are_clear(pg_url, tmp_path):
         migrate(tmp_path / "nope.sqlite", pg_url, HashEmbeddings())
     with pytest.raises(ConfigurationError, match="the same memory"):
         migrate(pg_url, pg_url, HashEmbeddings())
-    with pytest.raises(ConfigurationError, match="SQLite file path or a postgresql:// URL"):
+    with pytest.raises(ConfigurationError, match="a postgresql:// URL, a vectorai://HOST:PORT or a SQLite file path"):
         migrate("mysql://db/x", pg_url, HashEmbeddings())

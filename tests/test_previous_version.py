@@ -86,9 +86,9 @@ def test_a_previous_record_without_a_cause_is_found_by_a_diagnosis(previous_home
     """0.1's record has no diagnosis (issue 26 part 2 came later): the diagnosis search matches its
     error type and fix description instead, and a new record stored beside it carries its cause.
     On a copy: the archive stays as 0.1 wrote it."""
+    from astra_memory.backends.sqlite.store import open_sqlite_store
     from astra_memory.stores.embeddings import MiniLMEmbeddings
     from astra_memory.stores.memory import FixMemory
-    from astra_memory.stores.sqlite import open_sqlite_store
 
     copy = tmp_path / "memory.sqlite"
     shutil.copy(previous_home / "memory.sqlite", copy)

@@ -8,11 +8,11 @@ from datetime import datetime, timezone
 
 import pytest
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.mechanism import mechanism_text
 from astra_memory.stores.memory import FixMemory, merge_records
 from astra_memory.stores.record import FixRecord, validate_record
-from astra_memory.stores.sqlite import open_sqlite_store
 
 OUTCOME = "1 of 1 failing tests now pass; 4 passed, 0 failed"
 CASEFOLD = {"error_type": "AssertionError", "files": ["app/search.py"],

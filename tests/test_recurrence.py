@@ -4,10 +4,10 @@ again) is found as before, and other projects' fixes are untouched."""
 
 from __future__ import annotations
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.recurrence import another_bug_of_the_project
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.symptoms import (
     failing_test_names,
     parse_failure,

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError, ScenarioError
@@ -12,7 +13,6 @@ from astra_memory.scenarios import list_scenarios, load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
 from tests.helpers import task_with_script
 
 

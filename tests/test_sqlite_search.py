@@ -1,4 +1,4 @@
-"""The SQLite memory's search with candidates chosen in numpy (stores/sqlite_search.py) returns what
+"""The SQLite memory's search with candidates chosen in numpy (backends/sqlite/search.py) returns what
 LangGraph's own SqliteStore returns, row for row and score for score, on real files: a memory written
 by the previous version (a plain SqliteStore), sub-namespaces, filters, records written afterwards by
 this connection or by another process's connection, deleted records and orphaned vectors."""
@@ -12,9 +12,9 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from langgraph.store.sqlite import SqliteStore
 
+from astra_memory.backends.sqlite.search import MatrixSqliteStore
+from astra_memory.backends.sqlite.store import connect, index_config, open_sqlite_store
 from astra_memory.stores.embeddings import DIMS
-from astra_memory.stores.sqlite import connect, index_config, open_sqlite_store
-from astra_memory.stores.sqlite_search import MatrixSqliteStore
 
 NS = ("astra", "fixes")
 QUERIES = [f"query {i}: TypeError in module {i % 7}" for i in range(12)]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.stores.embeddings import DIMS, HashEmbeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
 from tests.test_sqlite_search import (
     NS,
     QUERIES,

@@ -1,1 +1,3 @@
-"""Opening the configured backends (checkpoints, memory, ledger), the memory alone, and copying memory between backends."""
+"""Where the data lives: one package per memory backend (sqlite/, postgres/, actian/; their one interface:
+base.py), the table of openers and the opening of checkpoints, memory and ledger together (open.py),
+the memory alone (memory_only.py), and copying memory between backends (migrate.py)."""

@@ -1,16 +1,19 @@
 """`astra-memory memory migrate`: move every fix record (and failed attempt), with its id and its stored
 vector, between backends.
 
-Either end is a SQLite memory file or a ``postgresql://`` URL, so the move works both ways.
+Either end is a target of any memory backend (backends/open.py ``MEMORY_OPENERS``): a SQLite memory
+file, a ``postgresql://`` URL, a ``vectorai://host:port`` (Actian VectorAI DB, unverified without a
+server: backends/actian/store.py), so the move works both ways. Each end's store answers
+``record_keys`` and ``stored_vectors`` itself (backends/base.py ``MemoryBackend``).
 
 Vectors are copied, not recomputed. The destination is opened with ``CopiedVectors`` as its
 embeddings: an ``Embeddings`` object that answers each record's embedded text with the vector read
-from the source's own vector table. The destination's own put path (PostgresStore or SqliteStore)
+from the source's own vector table. The destination's own put path (its store's ``batch``)
 then writes the record and that vector, so no backend table is written by hand. Only a source
 record without a stored vector (one put with ``index=False``) is embedded afresh; the report
 counts those (``re_embedded``).
 
-Records are read in key order (``SELECT key ... ORDER BY key`` on the source's table) and fetched
+Records are read in key order (``record_keys``: ``SELECT key ... ORDER BY key`` on the SQL backends) and fetched
 by key, not paged by ``updated_at`` offsets: a batch import gives many rows one ``updated_at``, and
 offset paging over ties is not a stable order on PostgreSQL. Afterwards every source id must be in
 the destination with a vector, and the destination count must equal its earlier count plus the
@@ -20,7 +23,6 @@ has is overwritten by the source's copy (same id: the same fix).
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,14 +30,15 @@ from pathlib import Path
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import BaseStore, GetOp, PutOp
 
+from astra_memory.backends.base import backend_store
 from astra_memory.backends.open import open_memory_store
-from astra_memory.db.postgres import is_postgres_url, redact_url
+from astra_memory.db.postgres import redact_url
 from astra_memory.errors import AstraError, ConfigurationError
 from astra_memory.stores.attempt_record import AttemptRecord, attempts_namespace
 from astra_memory.stores.embeddings import DIMS
 from astra_memory.stores.memory import FIX_INDEX, NAMESPACE
 from astra_memory.stores.record import DIFF_HASH_FIELD, FixRecord
-from astra_memory.stores.sqlite import EMBEDDED_FIELD
+from astra_memory.stores.store_needs import EMBEDDED_FIELD
 
 BATCH = 500
 
@@ -83,43 +86,15 @@ class CopiedVectors(Embeddings):
         return self.fallback.embed_query(text)
 
 
-def _sqlite_rows(store, query: str, params: tuple) -> list[tuple]:
-    return store.conn.execute(query, params).fetchall()
-
-
-def _pg_rows(store, query: str, params: tuple) -> list[tuple]:
-    from astra_memory.stores.postgres import store_connection
-
-    with store_connection(store) as conn:
-        return [tuple(row.values()) for row in conn.execute(query.replace("?", "%s"), params).fetchall()]
-
-
-def _rows(store, query: str, params: tuple) -> list[tuple]:
-    """Rows of a read on either backend's own tables; ``query`` uses ``?`` placeholders (SQLite's)."""
-    from langgraph.store.sqlite import SqliteStore
-
-    return _sqlite_rows(store, query, params) if isinstance(store, SqliteStore) else _pg_rows(store, query, params)
-
-
 def record_keys(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE) -> list[str]:
     """Every record key in the namespace, in key order (see the module docstring for why not offsets)."""
-    return [row[0] for row in _rows(store, "SELECT key FROM store WHERE prefix = ? ORDER BY key", (".".join(namespace),))]
+    return backend_store(store).record_keys(namespace)
 
 
 def stored_vectors(store: BaseStore, namespace: tuple[str, ...] = NAMESPACE,
                    field: str = EMBEDDED_FIELD) -> dict[str, list[float]]:
-    """``{key: vector}`` of one embedded field, read from the backend's own vector table."""
-    from langgraph.store.sqlite import SqliteStore
-
-    prefix = ".".join(namespace)
-    if not isinstance(store, SqliteStore):
-        from astra_memory.stores.postgres import stored_vectors as postgres_vectors
-
-        return postgres_vectors(store, prefix, field)
-    rows = _sqlite_rows(store, "SELECT key, embedding FROM store_vectors WHERE prefix = ? AND field_name = ?",
-                        (prefix, field))
-    # sqlite-vec keeps a float32 vector as its raw little-endian bytes (serialize_float32).
-    return {key: list(struct.unpack(f"<{len(blob) // 4}f", blob)) for key, blob in rows}
+    """``{key: vector}`` of one embedded field, as the backend stored it."""
+    return backend_store(store).stored_vectors(namespace, field)
 
 
 def _chunks(items: list, size: int) -> Iterator[list]:
@@ -128,7 +103,8 @@ def _chunks(items: list, size: int) -> Iterator[list]:
 
 
 def _describe(target: str | Path) -> str:
-    return redact_url(str(target)) if is_postgres_url(str(target)) else str(Path(target).expanduser())
+    """The target as messages show it: a URL without its password, a path made whole."""
+    return redact_url(str(target)) if "://" in str(target) else str(Path(target).expanduser())
 
 
 def _as_copied(source: dict, value: dict) -> dict:

@@ -9,8 +9,12 @@ config, and FixMemory behaves the same on both (tests/test_memory.py runs on eac
 
 The PostgreSQL modules import psycopg lazily, on that path only: SQLite users need none of it.
 
+Each memory backend is a package beside this module (``sqlite/``, ``postgres/``, ``actian/``:
+backends/base.py says what each offers); ``MEMORY_OPENERS`` is their table. A target (a
+``memory migrate`` end) is opened by the first opener that claims it.
+
 ``ASTRA_VECTORAI_URL=host:port`` moves the fix memory (only) to Actian VectorAI DB
-(``stores/actian.py``, the ``actian`` extra); checkpoints and the cost ledger stay on SQLite or
+(``backends/actian/store.py``, the ``actian`` extra); checkpoints and the cost ledger stay on SQLite or
 PostgreSQL. UNVERIFIED: no VectorAI DB server can run on the machines this was built on.
 """
 
@@ -18,45 +22,38 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
-from langgraph.store.base import BaseStore
 
+from astra_memory.backends import actian, postgres, sqlite
+from astra_memory.backends.base import Backend, MemoryOpener
 from astra_memory.checkpoints import open_checkpointer
 from astra_memory.checkpoints import postgres as pg_checkpoints
-from astra_memory.checkpoints.leases import (
-    PostgresThreadTables,
-    ThreadTables,
-    open_sqlite_thread_tables,
-)
+from astra_memory.checkpoints.leases import PostgresThreadTables, open_sqlite_thread_tables
 from astra_memory.checkpoints.leases import setup_postgres as setup_thread_tables
 from astra_memory.costs.ledger import ledger_path_for, open_sqlite_ledger
 from astra_memory.costs.ledger_postgres import PostgresCostLedger, setup_ledger
 from astra_memory.db import postgres as pgconn
-from astra_memory.db.postgres import is_postgres_url, redact_url
+from astra_memory.db.postgres import redact_url
 from astra_memory.errors import ConfigurationError
 from astra_memory.settings import Settings
-from astra_memory.stores import postgres as pg_store
-from astra_memory.stores.actian import open_actian_store
-from astra_memory.stores.sqlite import open_sqlite_store
 
 DATABASE_URL_SETTING = "ASTRA_DATABASE_URL"
 VECTORAI_URL_SETTING = "ASTRA_VECTORAI_URL"
+DATA_FOLDER_SETTING = "the data folder: ASTRA_HOME, else the default"
 
+# The memory backends, one line each; the first that claims a target opens it (SQLite: any path).
+MEMORY_OPENERS: tuple[MemoryOpener, ...] = (
+    postgres.OPENER,
+    actian.OPENER,
+    sqlite.OPENER,
+)
 
-@dataclass
-class Backend:
-    """An opened checkpointer (None when only the memory was asked for) and memory store."""
-
-    kind: str  # "sqlite" or "postgres"
-    checkpointer: Any
-    store: BaseStore
-    where: str  # human-readable location, password redacted
-    pool: Any = None  # the psycopg ConnectionPool on PostgreSQL (shared with the cost ledger)
-    threads: ThreadTables | None = None  # leases and the thread registry, beside the checkpoints
+__all__ = ["DATABASE_URL_SETTING", "MEMORY_OPENERS", "VECTORAI_URL_SETTING", "Backend", "open_backend",
+           "open_cost_ledger", "open_memory_store"]
 
 
 @contextmanager
@@ -80,13 +77,14 @@ def open_backend(settings: Settings, embeddings: Embeddings | None, *, checkpoin
 def _open_vectorai(settings: Settings, embeddings: Embeddings, *, checkpointer: bool,
                    read_only: bool) -> Iterator[Backend]:
     """The fix memory on VectorAI DB; the checkpointer (when asked for) where it would be otherwise."""
-    with open_actian_store(embeddings, settings.vectorai_url, setting=VECTORAI_URL_SETTING) as store:
+    with actian.open_memory(settings.vectorai_url, embeddings, setting=VECTORAI_URL_SETTING,
+                            lock_dir=settings.home) as memory:
         if not checkpointer:
-            yield Backend("vectorai", None, store, settings.vectorai_url)
+            yield memory
             return
         with _open_sql_backend(settings, embeddings, checkpointer=True, store=False, read_only=read_only) as base:
-            yield replace(base, kind=f"{base.kind}+vectorai", store=store,
-                          where=f"{base.where}; memory on VectorAI DB {settings.vectorai_url}")
+            yield replace(base, kind=f"{base.kind}+{memory.kind}", store=memory.store, memory_text=memory.memory_text,
+                          where=f"{base.where}; memory on {actian.TITLE} {settings.vectorai_url}")
 
 
 @contextmanager
@@ -99,51 +97,48 @@ def _open_sql_backend(settings: Settings, embeddings: Embeddings | None, *, chec
         return
 
     with ExitStack() as stack:
-        saver = threads = memory = None
+        saver = threads = None
+        memory = Backend("sqlite", None, None, "")
         if checkpointer:
             ro = read_only and settings.checkpoint_path.is_file()
             saver = stack.enter_context(open_checkpointer(settings.checkpoint_path, read_only=ro))
             threads = stack.enter_context(open_sqlite_thread_tables(settings.checkpoint_path, read_only=ro))
         if store:
             ro = read_only and settings.memory_path.is_file()
-            memory = stack.enter_context(open_sqlite_store(settings.memory_path, embeddings, read_only=ro))
-        yield Backend("sqlite", saver, memory, str(settings.home if checkpointer else settings.memory_path),
-                      threads=threads)
+            memory = stack.enter_context(sqlite.open_memory(settings.memory_path, embeddings,
+                                                            setting=DATA_FOLDER_SETTING, read_only=ro))
+        yield replace(memory, checkpointer=saver, threads=threads,
+                      where=str(settings.home if checkpointer else settings.memory_path))
+
+
+def memory_opener(target: str | Path, *, setting: str) -> MemoryOpener:
+    """The backend that claims ``target`` (the first in ``MEMORY_OPENERS``), or a message naming them all."""
+    for opener in MEMORY_OPENERS:
+        if opener.claims(str(target)):
+            return opener
+    *others, last = [opener.example for opener in MEMORY_OPENERS]
+    raise ConfigurationError(f"{setting} {redact_url(str(target))!r}: give {', '.join(others)} or {last}")
 
 
 @contextmanager
 def open_memory_store(target: str | Path, embeddings: Embeddings, *, setting: str,
                       must_exist: bool = False, pool_size: int = 4) -> Iterator[Backend]:
-    """The memory store at a SQLite path or a ``postgresql://`` URL (``memory migrate``'s two ends)."""
-    if is_postgres_url(str(target)):
-        with _open_postgres(str(target), setting, embeddings, checkpointer=False, pool_size=pool_size) as backend:
-            yield backend
-        return
-    if "://" in str(target):
-        raise ConfigurationError(f"{setting} {redact_url(str(target))!r}: give a SQLite file path or a "
-                                 "postgresql:// URL")
-    path = Path(target).expanduser()
-    if must_exist and not path.is_file():
-        raise ConfigurationError(f"{setting} {path}: no such memory file")
-
-    with open_sqlite_store(path, embeddings) as store:
-        yield Backend("sqlite", None, store, str(path))
+    """The memory store at a target of any backend: a SQLite path, a ``postgresql://`` URL, a
+    ``vectorai://host:port`` (``memory migrate``'s two ends, the tests' conformance fixture)."""
+    opener = memory_opener(target, setting=setting)
+    with opener.open(target, embeddings, setting=setting, must_exist=must_exist, pool_size=pool_size) as backend:
+        yield backend
 
 
 @contextmanager
 def _open_postgres(url: str, setting: str, embeddings: Embeddings, *, checkpointer: bool,
                    pool_size: int) -> Iterator[Backend]:
-
-    pgconn.check_url(url, setting)
-
-    steps = [lambda conn: pg_store.setup_store(conn, embeddings)]
-    if checkpointer:
-        steps += [pg_checkpoints.setup_saver, setup_ledger, setup_thread_tables]
-    pgconn.prepare(url, setting, steps)
-    with pgconn.open_pool(url, setting, size=pool_size, configure=pg_store.configure_connection) as pool:
+    steps = [pg_checkpoints.setup_saver, setup_ledger, setup_thread_tables] if checkpointer else []
+    with postgres.open_pool_store(url, setting, embeddings, steps=steps, pool_size=pool_size) as (pool, store):
         saver = pg_checkpoints.make_saver(pool) if checkpointer else None
-        yield Backend("postgres", saver, pg_store.make_store(pool, embeddings), redact_url(url), pool,
-                      PostgresThreadTables(pool) if checkpointer else None)
+        where = redact_url(url)
+        yield Backend("postgres", saver, store, where, pool, PostgresThreadTables(pool) if checkpointer else None,
+                      memory_text=f"{postgres.TITLE} {where} ({setting})")
 
 
 @contextmanager

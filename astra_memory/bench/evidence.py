@@ -27,6 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.bench.common import machine_info, make_progress, write_json
 from astra_memory.bench.query_cases import CaseSet, QueryCase, load_cases
 from astra_memory.bench.report import _machine_line, md_table
@@ -42,7 +43,6 @@ from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import MiniLMEmbeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 SCOPES = ("off", "project", "all")

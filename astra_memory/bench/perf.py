@@ -10,7 +10,7 @@
    (``BaseStore.batch`` of ``PutOp``s, the operation ``store.put`` issues) with the vectors
    precomputed, so building 100k records does not mean embedding 100k texts. Each row carries the
    floor (embedding p50 + numpy p50) and the ratios to it, and the first search after that size's
-   writes (SQLite reads its in-process matrix of vectors again then: stores/sqlite_search.py).
+   writes (SQLite reads its in-process matrix of vectors again then: backends/sqlite/search.py).
 2. **Cost of durability**: the same scripted session with LangGraph's SQLite checkpointer and with
    ``InMemorySaver``, and the share of the session's wall time spent inside the project's test
    subprocess (``TestRun.duration_s`` of every run in ``state['test_runs']``).
@@ -54,6 +54,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.checkpoint.memory import InMemorySaver
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.bench.common import machine_info, make_progress, stopwatch, summary_ms
 from astra_memory.bench.perf_vectors import (
     NAMESPACE,
@@ -77,7 +78,6 @@ from astra_memory.session.run import Agent, scenario_task, start_session
 from astra_memory.settings import Settings
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.isolation import degraded_reason, read_only_supported
 from astra_memory.testrun.manifest import (
     GUARD_MANIFEST,
@@ -181,7 +181,7 @@ def search_latency(sizes: list[int], backends: list[str], *, repeats: int, model
                     model.embed_query(f"{queries[n % len(queries)]} ({n})")
 
                 # The first search after the writes: SQLite's matrix of vectors is read again here
-                # (stores/sqlite_search.py), which a one-shot `memory search` pays once.
+                # (backends/sqlite/search.py), which a one-shot `memory search` pays once.
                 started = time.perf_counter()
                 store_search()
                 first_ms = round(1000 * (time.perf_counter() - started), 1)

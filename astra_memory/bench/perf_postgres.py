@@ -4,7 +4,7 @@
 (``perf.resolve_backend``) and takes ``postgres_backend`` and ``perf_row_metrics`` from it: each PostgreSQL row of the perf bench carries ``hnsw`` (recall@3 against
 exact search, exact search's latency, whether EXPLAIN shows the HNSW index). The store is the one
 sessions use (``PostgresStore``, pgvector HNSW m=16 ef_construction=64, cosine, searched with
-``hnsw.ef_search=100`` and iterative scans; see astra_memory/stores/postgres.py).
+``hnsw.ef_search=100`` and iterative scans; see astra_memory/backends/postgres/store.py).
 
 Where the server comes from: ``ASTRA_DATABASE_URL`` if set (the bench works in a fresh schema of
 that database and drops it afterwards), otherwise a throwaway local server started from the
@@ -39,13 +39,13 @@ from langchain_core.embeddings import Embeddings
 from langgraph.store.base import SearchOp
 
 from astra_memory.backends.open import open_memory_store
+from astra_memory.backends.postgres.store import HNSW_EF_SEARCH, store_connection
 from astra_memory.bench import perf_vectors as shared
 from astra_memory.bench.common import summary_ms
 from astra_memory.scenarios import list_scenarios
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import NAMESPACE
-from astra_memory.stores.postgres import HNSW_EF_SEARCH, store_connection
-from astra_memory.stores.sqlite import EMBEDDED_FIELD
+from astra_memory.stores.store_needs import EMBEDDED_FIELD
 
 
 def _with_search_path(url: str, schema: str) -> str:

@@ -16,10 +16,10 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import PutOp
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.bench.query_cases import SHIPPED_CASES, load_cases
 from astra_memory.scenarios import list_scenarios
 from astra_memory.stores.record import memory_id_for, utc_now, validate_record
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 NOISE_SIGMA = 0.02  # per dimension; a noisy copy keeps a cosine of about 0.93 to its source text

@@ -679,7 +679,7 @@ Records: MiniLM vectors of {lat['base_texts']} real texts from the scenario corp
 cell, all parts measured at each size in turn. *Embedding*: `MiniLMEmbeddings.embed_query` of a query text
 it has not seen. *Vector search*:
 `store.search(limit=3)` with the query vector precomputed (the store's own search: on SQLite candidates
-from its in-process matrix of the vectors, scored again in SQL, values decoded; stores/sqlite_search.py).
+from its in-process matrix of the vectors, scored again in SQL, values decoded; backends/sqlite/search.py).
 *numpy exact*: `vectors @ q` + top-3 over the same vectors, BLAS limited to one thread.
 *Whole search*: `FixMemory.search_codebase_memory` with a new query text (embedding included, 40
 candidates, BM25 fusion). *Floor*: embedding p50 + numpy exact p50; *whole / floor* and *vector / numpy*:

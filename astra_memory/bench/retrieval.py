@@ -46,6 +46,7 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.bench.common import machine_info, make_progress, percentile, stopwatch
 from astra_memory.bench.query_cases import (
     CaseSet,
@@ -69,7 +70,6 @@ from astra_memory.stores.hybrid import (
 )
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 from astra_memory.workspace.diffs import diff_problem, repaired_diff
 

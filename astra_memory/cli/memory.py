@@ -304,8 +304,8 @@ def memory_smoke(ctx: typer.Context, as_json: JsonOpt = False) -> None:
 @memory_app.command("migrate")
 def memory_migrate(
     ctx: typer.Context,
-    source: Annotated[Optional[str], typer.Option("--from", help="SQLite memory file or postgresql:// URL to copy from.")] = None,
-    destination: Annotated[Optional[str], typer.Option("--to", help="SQLite memory file or postgresql:// URL to copy into.")] = None,
+    source: Annotated[Optional[str], typer.Option("--from", help="SQLite memory file, postgresql:// URL or vectorai://HOST:PORT to copy from.")] = None,
+    destination: Annotated[Optional[str], typer.Option("--to", help="SQLite memory file, postgresql:// URL or vectorai://HOST:PORT to copy into.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Without --from/--to: upgrade this memory in place (one record per fix, duplicates merged with

@@ -41,7 +41,7 @@ class DataFileError(ConfigurationError):
 
 def _sqlite_error_types() -> tuple[type[BaseException], ...]:
     types: list[type[BaseException]] = [sqlite3.Error]
-    try:  # the memory store's connection may come from pysqlite3 (see stores/sqlite.py)
+    try:  # the memory store's connection may come from pysqlite3 (see backends/sqlite/store.py)
         import pysqlite3.dbapi2 as pysqlite3  # type: ignore[import-not-found]
 
         types.append(pysqlite3.Error)

@@ -25,12 +25,8 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
-from astra_memory.backends.open import (
-    DATABASE_URL_SETTING,
-    VECTORAI_URL_SETTING,
-    Backend,
-    open_backend,
-)
+from astra_memory.backends.base import Backend
+from astra_memory.backends.open import open_backend
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError
 from astra_memory.events import emit
@@ -70,13 +66,7 @@ class CliMemory:
         return self.backend().store
 
     def describe(self) -> str:
-        backend = self.backend()
-        if backend.kind == "postgres":
-            where = f"PostgreSQL {backend.where} ({DATABASE_URL_SETTING})"
-        elif "vectorai" in backend.kind:
-            where = f"VectorAI DB {backend.where} ({VECTORAI_URL_SETTING})"
-        else:
-            where = f"SQLite {backend.where} (the data folder: ASTRA_HOME, else the default)"
+        where = self.backend().memory_text  # the backend's kind, place and setting, said by its opener
         return f"the CLI's fix memory: {where}; {MEMORY_SETTING}={SERVER_MEMORY} uses the server's store instead"
 
 

@@ -45,7 +45,7 @@ from astra_memory.stores.attempt_record import (
 from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import read_stored, utc_now
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
+from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item
 
 MAX_DELIVERED = 3
 # An attempt from another failure is shown only when its symptom is this close (MiniLM cosine; the

@@ -52,7 +52,7 @@ DIAGNOSIS_MARGIN = 0.10
 MIN_LEXICAL_POOL = 3
 # Candidates the vector search hands to fusion: bounded work per search (40 record texts through
 # BM25, 40 rows read), and within one HNSW scan of the team backend (ef_search=100, see
-# stores/postgres.py). Not fitted: the shipped retrieval cases have 34 records, so any pool of 34
+# backends/postgres/store.py). Not fitted: the shipped retrieval cases have 34 records, so any pool of 34
 # or more ranks them identically.
 CANDIDATE_POOL = 40
 _WORD = re.compile(r"[a-z0-9]+")

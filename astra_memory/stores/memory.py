@@ -47,7 +47,7 @@ from astra_memory.stores.record import (
     validate_record,
 )
 from astra_memory.stores.recurrence import another_bug_of_the_project
-from astra_memory.stores.sqlite import EMBEDDED_FIELD, delete_item
+from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item, needs_of
 from astra_memory.testrun.symptoms import failing_test_names
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
@@ -125,9 +125,8 @@ class FixMemory:
 
     def _note_skipped_vectors(self) -> None:
         """Records whose stored vector has another length than the index's: the SQLite store's searches
-        skip them (stores/sqlite_search.py); PostgreSQL's vector column cannot hold one."""
-        skipped = getattr(self.store, "skipped_vectors", None)
-        for _, key, dims in skipped(self.namespace) if skipped is not None else ():
+        skip them (backends/sqlite/search.py); PostgreSQL's vector column cannot hold one (stores/store_needs.py)."""
+        for _, key, dims in needs_of(self.store).skipped_vectors(self.namespace):
             self.damaged[key] = (f"its stored vector has {dims:g} dimensions, not {self.store.index_config['dims']}: "
                                  f"search skips it (storing the fix again embeds it again)")
 

@@ -19,18 +19,35 @@ store operations FixMemory uses (get, put, delete, search) onto one collection:
   as on the other backends: to be confirmed on a live server); search without a query scrolls the
   namespace and orders by ``_updated_at`` (newest first) on the client.
 
+What the memory asks of a backend (backends/base.py ``MemoryBackend``):
+
+- record lock: a file lock in the data folder (``vectorai-<host_port>-<collection>.record-lock``,
+  ``filelock``), so the processes of one machine sharing that folder take turns on a record's
+  read-modify-write. NOT across machines: VectorAI DB offers no lock, transaction or compare-and-set
+  that client 1.0.3 exposes (its wire protocol has an ``update_filter`` on upsert, a conditional write,
+  which ``points.upsert`` does not pass), so two machines confirming the same fix at the same moment
+  can still lose one confirmation. Use PostgreSQL for a memory shared by many machines;
+- a delete removes the point, vector included: nothing to purge;
+- ``memory migrate`` (either end ``vectorai://host:port``): keys and vectors are scrolled from the
+  collection (``with_vectors``). Only the embedded field ``embed_text`` has a vector here (one vector
+  per point); a record's other embedded field (its cause) is embedded afresh by the destination, and
+  the report counts it in ``re_embedded``.
+
 Install with ``pip install 'astra-codebase-memory[actian]'``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
+from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
     BaseStore,
@@ -44,9 +61,11 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from astra_memory.backends.base import MemoryBackend
 from astra_memory.errors import ConfigurationError
 from astra_memory.stores.embeddings import DIMS
-from astra_memory.stores.sqlite import EMBEDDED_FIELD
+from astra_memory.stores.locks import LOCK_TIMEOUT_S
+from astra_memory.stores.store_needs import EMBEDDED_FIELD
 
 COLLECTION = "astra_codebase_memory"
 URL_SETTING = "ACTIAN_VECTORAI_URL"
@@ -74,13 +93,46 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class ActianStore(BaseStore):
+def lock_file(lock_dir: Path, url: str, collection: str) -> Path:
+    """The record lock's file for one server and collection, in ``lock_dir`` (the data folder)."""
+    return Path(lock_dir) / f"vectorai-{re.sub(r'[^A-Za-z0-9_.-]', '_', url)}-{collection}.record-lock"
+
+
+class ActianStore(BaseStore, MemoryBackend):
     """A BaseStore on one VectorAI DB collection, for FixMemory (see the module docstring)."""
 
-    def __init__(self, client: Any, embeddings: Embeddings, *, collection: str = COLLECTION):
+    def __init__(self, client: Any, embeddings: Embeddings, *, collection: str = COLLECTION,
+                 lock_path: Path | None = None):
         self.client = client
         self.embeddings = embeddings
         self.collection = collection
+        self.lock_path = lock_path  # None: this process's lock only (stores/locks.py)
+
+    # -- what the memory asks of a backend (backends/base.py) ---------------------------------
+    @contextmanager
+    def records_lock(self, keys: list[str]) -> Iterator[None]:
+        if self.lock_path is None:
+            yield
+            return
+        lock = FileLock(str(self.lock_path), timeout=LOCK_TIMEOUT_S)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise ConfigurationError(f"{self.lock_path}: another process held the record lock for "
+                                     f"{LOCK_TIMEOUT_S:.0f} s") from None
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def record_keys(self, namespace: tuple[str, ...]) -> list[str]:
+        return sorted(p.payload["_key"] for p in self._scroll(self._filter(namespace, None)))
+
+    def stored_vectors(self, namespace: tuple[str, ...], field: str) -> dict[str, list[float]]:
+        if field != EMBEDDED_FIELD:
+            return {}  # one vector per point: the other fields were never embedded here
+        points = self._scroll(self._filter(namespace, None), with_vectors=True)
+        return {p.payload["_key"]: [float(x) for x in p.vectors] for p in points if isinstance(p.vectors, list)}
 
     def setup(self) -> None:
         """Create the 384-d cosine collection if it does not exist (idempotent)."""
@@ -146,11 +198,11 @@ class ActianStore(BaseStore):
             builder = builder.must(Field(key).eq(value))
         return builder.build()
 
-    def _scroll(self, flt) -> Iterator[Any]:
+    def _scroll(self, flt, *, with_vectors: bool = False) -> Iterator[Any]:
         offset = None
         while True:
             points, offset = self.client.points.scroll(self.collection, offset=offset, limit=_SCROLL_PAGE,
-                                                       filter=flt, with_payload=True)
+                                                       filter=flt, with_payload=True, with_vectors=with_vectors)
             yield from points
             if offset is None or not points:
                 return
@@ -168,10 +220,11 @@ class ActianStore(BaseStore):
 
 
 @contextmanager
-def open_actian_store(embeddings: Embeddings, url: str | None = None, *,
-                      collection: str = COLLECTION, setting: str = URL_SETTING) -> Iterator[ActianStore]:
+def open_actian_store(embeddings: Embeddings, url: str | None = None, *, collection: str = COLLECTION,
+                      setting: str = URL_SETTING, lock_dir: Path | None = None) -> Iterator[ActianStore]:
     """A set-up ActianStore on the server at ``url`` (default: ``ACTIAN_VECTORAI_URL``, host:port);
-    ``setting`` names what the user set, for messages (the backend passes ASTRA_VECTORAI_URL)."""
+    ``setting`` names what the user set, for messages (the backend passes ASTRA_VECTORAI_URL);
+    ``lock_dir``: the folder of its record lock's file (the data folder; None: this process only)."""
     import os
 
     vai = _client_module()
@@ -184,7 +237,11 @@ def open_actian_store(embeddings: Embeddings, url: str | None = None, *,
             client.health_check()
         except Exception as exc:
             raise ConfigurationError(f"cannot reach Actian VectorAI DB at {url} (set by {setting}): {exc}") from None
-        store = ActianStore(client, embeddings, collection=collection)
+        lock_path = None
+        if lock_dir is not None:
+            Path(lock_dir).mkdir(parents=True, exist_ok=True)
+            lock_path = lock_file(lock_dir, url, collection)
+        store = ActianStore(client, embeddings, collection=collection, lock_path=lock_path)
         store.setup()
         yield store
     finally:

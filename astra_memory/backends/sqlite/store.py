@@ -1,5 +1,11 @@
 """The embedded memory backend: LangGraph's SqliteStore on one file, searched through sqlite-vec
-(candidates chosen in numpy over the same vectors: stores/sqlite_search.py).
+(candidates chosen in numpy over the same vectors: backends/sqlite/search.py).
+
+What the memory asks of it (backends/base.py ``MemoryBackend``): records are locked across processes by
+a file lock beside the memory file (``<file>.record-lock``, ``filelock``; one lock per file covers every
+record), and a delete purges the record's vectors, which SqliteStore's own delete leaves behind (no
+foreign-key cascade on ``store_vectors``). ``memory migrate`` reads its keys and vectors from the
+store's own tables.
 
 This Python's standard ``sqlite3`` may be built without extension loading, which sqlite-vec
 needs, so the store's connection is opened with ``pysqlite3`` (a self-contained SQLite build)
@@ -9,23 +15,26 @@ whenever the standard module cannot load extensions.
 from __future__ import annotations
 
 import sqlite3
+import struct
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from types import ModuleType
 
+from filelock import FileLock, Timeout
 from langchain_core.embeddings import Embeddings
-from langgraph.store.base import BaseStore
 from langgraph.store.sqlite import SqliteStore
 
+from astra_memory.backends.base import MemoryBackend
+from astra_memory.backends.sqlite.search import MatrixSqliteStore
 from astra_memory.db.datafiles import check_integrity, explain, sqlite_uri
 from astra_memory.db.setup_lock import setup_lock
 from astra_memory.errors import ConfigurationError
 from astra_memory.stores.embeddings import DIMS
-from astra_memory.stores.sqlite_search import MatrixSqliteStore
+from astra_memory.stores.locks import LOCK_TIMEOUT_S
+from astra_memory.stores.store_needs import EMBEDDED_FIELD
 
 BUSY_TIMEOUT_S = 30.0
-EMBEDDED_FIELD = "embed_text"
 
 
 def sqlite_module() -> ModuleType:
@@ -79,17 +88,59 @@ def connect(path: str | Path, *, read_only: bool = False):
     return conn
 
 
+def _database_file(conn) -> str | None:
+    for row in conn.execute("PRAGMA database_list").fetchall():
+        if row[1] == "main" and row[2]:
+            return row[2]
+    return None  # an in-memory database: one process, the process's own lock is enough
+
+
 @contextmanager
-def open_sqlite_store(path: str | Path, embeddings: Embeddings, *, read_only: bool = False) -> Iterator[SqliteStore]:
+def _file_lock(path: str) -> Iterator[None]:
+    lock = FileLock(f"{path}.record-lock", timeout=LOCK_TIMEOUT_S)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ConfigurationError(f"{path}: another process held the record lock for {LOCK_TIMEOUT_S:.0f} s") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+class SqliteMemoryStore(MatrixSqliteStore, MemoryBackend):
+    """The memory's SQLite store: searched in numpy (``MatrixSqliteStore``), and what the memory asks of
+    a backend (see the module docstring)."""
+
+    def records_lock(self, keys: list[str]):
+        path = _database_file(self.conn)
+        return nullcontext() if path is None else _file_lock(path)  # one lock per memory file
+
+    def delete_vectors(self, namespace: tuple[str, ...], key: str) -> None:
+        purge_vectors(self, ".".join(namespace), key)
+
+    def record_keys(self, namespace: tuple[str, ...]) -> list[str]:
+        return [row[0] for row in self.conn.execute(
+            "SELECT key FROM store WHERE prefix = ? ORDER BY key", (".".join(namespace),)).fetchall()]
+
+    def stored_vectors(self, namespace: tuple[str, ...], field: str) -> dict[str, list[float]]:
+        rows = self.conn.execute("SELECT key, embedding FROM store_vectors WHERE prefix = ? AND field_name = ?",
+                                 (".".join(namespace), field)).fetchall()
+        # sqlite-vec keeps a float32 vector as its raw little-endian bytes (serialize_float32).
+        return {key: list(struct.unpack(f"<{len(blob) // 4}f", blob)) for key, blob in rows}
+
+
+@contextmanager
+def open_sqlite_store(path: str | Path, embeddings: Embeddings, *, read_only: bool = False) -> Iterator[SqliteMemoryStore]:
     """A set-up SqliteStore on ``path`` with semantic search over the embedded field (its candidates
-    chosen in numpy: stores/sqlite_search.py).
+    chosen in numpy: backends/sqlite/search.py).
 
     ``read_only``: an existing file, opened for reading only (the `memory list/search/show`
     commands, which then work on a read-only ASTRA_HOME); nothing is set up or purged."""
     if read_only:
         conn = connect(path, read_only=True)
         try:
-            store = MatrixSqliteStore(conn, index=index_config(embeddings))
+            store = SqliteMemoryStore(conn, index=index_config(embeddings))
             store.setup()  # on an existing file: only reads (CREATE ... IF NOT EXISTS of tables that exist)
         except Exception as exc:
             conn.close()
@@ -102,7 +153,7 @@ def open_sqlite_store(path: str | Path, embeddings: Embeddings, *, read_only: bo
         with setup_lock(path):  # a fresh file: WAL switch and migrations, one process at a time
             conn = connect(path)
             try:
-                store = MatrixSqliteStore(conn, index=index_config(embeddings))
+                store = SqliteMemoryStore(conn, index=index_config(embeddings))
                 store.setup()
                 purge_orphan_vectors(store)
             except Exception as exc:
@@ -129,25 +180,3 @@ def purge_orphan_vectors(store: SqliteStore) -> int:
             "WHERE s.prefix = store_vectors.prefix AND s.key = store_vectors.key)"
         )
         return cur.rowcount or 0
-
-
-def purge_deleted_vectors(store: BaseStore, namespace: tuple[str, ...], key: str) -> None:
-    """After ``store.delete``: remove vectors the backend's own delete leaves behind.
-
-    Only SqliteStore needs it (no foreign-key cascade on ``store_vectors``); PostgresStore's
-    cascade and the Actian adapter's point delete already remove them.
-    """
-    if isinstance(store, SqliteStore):
-        purge_vectors(store, ".".join(namespace), key)
-
-
-def delete_item(store: BaseStore, namespace: tuple[str, ...], key: str) -> bool:
-    """Delete one stored item (a fix, an attempt) and its vectors; False if there was none.
-
-    Read raw, never validated: a damaged row (a value that no longer validates as a record) must be
-    deletable, or the only way to repair memory would be to edit the file by hand."""
-    if store.get(namespace, key) is None:
-        return False
-    store.delete(namespace, key)
-    purge_deleted_vectors(store, namespace, key)
-    return True
