@@ -13,8 +13,8 @@ import json
 
 import pytest
 
+from astra_memory.backends.sqlite.store import connect
 from astra_memory.session.run import start_session
-from astra_memory.stores.sqlite import connect
 from tests.conftest import BACKENDS, cli_env, run_cli
 from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, task_with_script
 

@@ -448,7 +448,7 @@ class UnreadableValue(str):
 
 def jsonb_value(content: Any) -> Any:
     """PostgresStore's reader of a stored value psycopg did not decode to an object (its ``deserializer``:
-    stores/postgres.py ``make_store``). LangGraph parses such a value as JSON text, so one row whose
+    backends/postgres/store.py ``make_store``). LangGraph parses such a value as JSON text, so one row whose
     ``jsonb`` is a string (JSON cut off mid-value can only be stored so) or a list raised and stopped every
     list, search and delete. Now JSON text is parsed as LangGraph does, and what is no JSON object comes
     back as it is, or as an ``UnreadableValue`` when it is no JSON either: ``read_stored`` names the row
