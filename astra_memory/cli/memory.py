@@ -95,7 +95,7 @@ def memory_search(ctx: typer.Context, query: str,
     _damaged_note(memory.damaged)
     if as_json:
         return print_json([h.to_dict() for h in hits])
-    console.print(format_hits_for_people(hits), markup=False, highlight=False)
+    console.print(format_hits_for_people(hits, query=query, project_id=project_id), markup=False, highlight=False)
 
 
 @memory_app.command("list")

@@ -268,7 +268,7 @@ def search_fixes(agent: Agent, failure: str, project: str | None = None, top_k: 
     project_id = project_identity(project, agent.settings.home).project_id if project else None
     hits = memory.search_codebase_memory(failure, top_k=top_k, project_id=project_id)
     tried = memory.attempts.delivered(failure, failing_tests=[], project_id=project_id or "")
-    text = format_hits(hits) + ("\n\n" + format_attempts(tried) if tried else "")
+    text = format_hits(hits, query=failure, project_id=project_id) + ("\n\n" + format_attempts(tried) if tried else "")
     return SearchResult(
         hits=[Hit(memory_id=h.record.memory_id, score=round(h.score, 4), project=quoted(h.record.project, 200))
               for h in hits],

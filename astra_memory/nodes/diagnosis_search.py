@@ -62,7 +62,8 @@ def diagnosis_search(state: AgentState, runtime: Runtime[Context]) -> dict:
     query = scrub(diagnosis_query(args.error_type, args.cause))
     hits = fix_memory(runtime).search_codebase_memory(query, top_k=context.memory_top_k, against="cause",
                                                       project_id=task.get("project_id") or None)
-    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project_id", "")))
+    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project_id", "")),
+                       query=" ".join([query, *(scrub(f) for f in args.files)]), project_id=task.get("project_id") or None)
     result = DiagnosisResult(error_type=scrub(args.error_type), cause=scrub(args.cause),
                              files=[scrub(f) for f in args.files],
                              **memory_result(query, hits, text))  # delivered, even when empty

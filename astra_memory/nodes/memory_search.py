@@ -31,7 +31,10 @@ def memory_search(state: AgentState, runtime: Runtime[Context]) -> dict:
                                                  project_id=task.get("project_id") or None)
     # Beside the fixes, apart from them: changes already tried on this failure that did not pass.
     tried = delivered_attempts(state, runtime, memory_service, query)
-    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project_id", "")))
+    # why each hit was shown: matched against the query and the failing tests' ids and files (stores/why.py)
+    seen = "\n".join([query, *(failure.failing_ids or failure.failing_tests), *failure.files, *failure.frames])
+    text = format_hits(hits, notes=stale_notes(hits, task["workspace"], task.get("project_id", "")), query=seen,
+                       project_id=task.get("project_id") or None)
     if tried:
         text += "\n\n" + format_attempts(tried)
     memory = memory_result(query, hits, text)  # delivered, even when empty

@@ -10,6 +10,7 @@ from __future__ import annotations
 from astra_memory.models.untrusted import cut, quoted
 from astra_memory.stores.attempts import AttemptHit
 from astra_memory.stores.memory import MemoryHit
+from astra_memory.stores.why import next_ranks, why
 from astra_memory.workspace.diffs import diff_summary
 
 NO_RESULTS = ("No confident match: no confirmed fix in memory is likely enough to be about this "
@@ -46,14 +47,18 @@ def _files(r) -> list[str]:
                                              if len(r.file_paths) > MAX_FILES_SHOWN else [])
 
 
-def format_hits(hits: list[MemoryHit], *, notes: dict[str, str] | None = None) -> str:
-    """The hits as quoted data for the model; ``notes`` adds a line per record id (e.g. a staleness flag)."""
+def format_hits(hits: list[MemoryHit], *, notes: dict[str, str] | None = None, query: str | None = None,
+                project_id: str | None = None) -> str:
+    """The hits as quoted data for the model; ``notes`` adds a line per record id (e.g. a staleness flag);
+    with the ``query``, each hit says why it was shown (stores/why.py)."""
     if not hits:
         return NO_RESULTS
     lines = [HEADER]
-    for number, hit in enumerate(hits, start=1):
+    for number, (hit, after) in enumerate(zip(hits, next_ranks(hits), strict=True), start=1):
         r = hit.record
         lines.append(f"[match {number}] score={hit.score:.4f}")
+        if query is not None:
+            lines.append(f"  why: {why(hit, query, after, project_id, quoted)}")
         lines += [f"  {label}: {text}" for label, text in _fields(r, _files(r), quoted)]
         if notes and r.memory_id in notes:
             # Our own words around a path from a diff: escaped to one line, not quoted as a whole.
@@ -65,16 +70,18 @@ def _plain(value, limit: int) -> str:
     return cut(", ".join(value) if isinstance(value, list) else str(value), limit)
 
 
-def format_hits_for_people(hits: list[MemoryHit]) -> str:
+def format_hits_for_people(hits: list[MemoryHit], *, query: str | None = None, project_id: str | None = None) -> str:
     """The hits for a person at a terminal (``memory search``): the same fields as the model's view,
-    as plain text, without the model's preamble; each match's memory id on its first line. The
-    terminal makes every control character visible (cli/terminal.py)."""
+    as plain text, without the model's preamble; each match's memory id on its first line, then why it
+    was shown. The terminal makes every control character visible (cli/terminal.py)."""
     if not hits:
         return NO_RESULTS
     lines = []
-    for number, hit in enumerate(hits, start=1):
+    for number, (hit, after) in enumerate(zip(hits, next_ranks(hits), strict=True), start=1):
         r = hit.record
         lines.append(f"{number}. score {hit.score:.4f}  memory_id={r.memory_id}")
+        if query is not None:
+            lines.append(f"   why: {why(hit, query, after, project_id, _plain)}")
         lines += [f"   {label}: {text}" for label, text in _fields(r, _files(r), _plain)]
     return "\n".join(lines)
 

@@ -95,7 +95,8 @@ def _search_code(args: SearchCodeArgs, env: ToolEnv) -> str:
 
 def _search_memory(args: SearchMemoryArgs, env: ToolEnv) -> str:
     return format_hits(env.memory().search_codebase_memory(args.query, error_type=args.error_type, top_k=args.top_k,
-                                                               project_id=env.project_id))
+                                                               project_id=env.project_id),
+                       query=args.query, project_id=env.project_id)
 
 
 TOOLS: dict[str, Tool] = {tool.name: tool for tool in (
