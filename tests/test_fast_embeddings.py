@@ -148,6 +148,22 @@ def test_store_and_memory_search_run_without_torch(tmp_path):
     assert not (tmp_path / "empty-cache").exists()  # nothing exported, nothing written outside ASTRA_HOME
 
 
+_BLOCKER = _WITHOUT_TORCH[:_WITHOUT_TORCH.index("from astra_memory")]
+
+
+def test_the_torch_runtime_without_the_extra_names_it(tmp_path):
+    """ASTRA_EMBEDDINGS_RUNTIME=torch where PyTorch is not installed: exit 2 with the pip command of the
+    `torch` extra, not a traceback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRA_")}
+    env.update(ASTRA_HOME=str(tmp_path / "home"), ASTRA_EMBEDDINGS="minilm", ASTRA_EMBEDDINGS_RUNTIME="torch")
+    script = _BLOCKER + ("from astra_memory.cli.app import main\n"
+                         "sys.argv = ['astra-memory', 'memory', 'search', 'ZeroDivisionError']\nmain()\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert 'pip install "astra-codebase-memory[torch]"' in done.stderr and "Traceback" not in done.stderr
+
+
 def test_runtime_setting_is_checked(monkeypatch):
     from astra_memory.errors import ConfigurationError
     from astra_memory.stores.embeddings import embeddings_runtime
