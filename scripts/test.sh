@@ -9,7 +9,7 @@ VENV="${ASTRA_VENV:-.venv}"
 # Lint first (rules in pyproject.toml [tool.ruff.lint]; ruff is pinned in requirements.txt): a finding fails the suite.
 "$VENV/bin/python" -m ruff check .
 set +e
-"$VENV/bin/python" -m pytest -q -n "${ASTRA_TEST_WORKERS:-auto}" --dist loadfile "$@"
+"$VENV/bin/python" -m pytest -q -n "${ASTRA_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
 code=$?
 set -e
 if [ "$code" -eq 5 ]; then
