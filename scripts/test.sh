@@ -2,6 +2,7 @@
 # Set everything up, lint (ruff), then run the whole test suite (no network), one pytest-xdist worker per core
 # (ASTRA_TEST_WORKERS=0 runs it in one process). --dist loadfile keeps a file's tests on one worker,
 # so a module's servers and fixtures start once; each worker has its own PostgreSQL (tests/pg.py).
+# --no-loadscope-reorder keeps tests/conftest.py's order (longest files first) instead of most tests first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
