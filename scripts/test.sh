@@ -2,6 +2,7 @@
 # Set everything up, lint (ruff), then run the whole test suite (no network), one pytest-xdist worker per core
 # (ASTRA_TEST_WORKERS=0 runs it in one process). --dist loadfile keeps a file's tests on one worker,
 # so a module's servers and fixtures start once; each worker has its own PostgreSQL (tests/pg.py).
+# --no-loadscope-reorder keeps tests/conftest.py's order (longest files first) instead of most tests first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --torch  # the tests compare the shipped ONNX model with PyTorch's vectors
@@ -9,7 +10,7 @@ VENV="${ASTRA_VENV:-.venv}"
 # Lint first (rules in pyproject.toml [tool.ruff.lint]; ruff is pinned in requirements.txt): a finding fails the suite.
 "$VENV/bin/python" -m ruff check .
 set +e
-"$VENV/bin/python" -m pytest -q -n "${ASTRA_TEST_WORKERS:-auto}" --dist loadfile "$@"
+"$VENV/bin/python" -m pytest -q -n "${ASTRA_TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
 code=$?
 set -e
 if [ "$code" -eq 5 ]; then

@@ -49,6 +49,33 @@ def _remove_if_passed(config) -> None:
         shutil.rmtree(config.option.basetemp, ignore_errors=True)
 
 
+# The longest files of a run (--durations=0, setup included; 2026-12-04, issue 34), longest first: they start first, so the
+# workers end together. pytest-xdist's loadfile would start the files with most tests first and the
+# few-test long ones (a pip install, `langgraph dev`) last, one worker then running them alone.
+# A stale list only costs balance, never a test (scripts/test.sh: --no-loadscope-reorder).
+LONGEST_FIRST = ("test_crash_matrix.py", "test_diff_byte_for_byte.py", "test_crash_pending_writes.py",
+                 "test_fast_embeddings.py", "test_replay.py", "test_fresh_install.py", "test_replay_trust.py",
+                 "test_gates.py", "test_attempts.py", "test_project_identity.py", "test_damaged_checkpoint.py",
+                 "test_resume.py", "test_damaged_state.py", "test_bench_retrieval.py", "test_confirmations.py",
+                 "test_bench_perf.py", "test_protected_paths.py", "test_cancel.py", "test_studio_memory.py",
+                 "test_postgres_load.py", "test_load.py", "test_studio_interrupts.py")
+
+
+def _start_rank(item) -> tuple[int, int]:
+    name = item.path.name
+    if name in LONGEST_FIRST:
+        return (0, LONGEST_FIRST.index(name))
+    return (1, 0) if item.get_closest_marker("slow") else (2, 0)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Files with slow tests first (the longest measured first), each file's tests kept in order."""
+    rank: dict = {}
+    for item in items:  # a file's rank: its highest-ranked test's
+        rank[item.path] = min(rank.get(item.path, (2, 0)), _start_rank(item))
+    items.sort(key=lambda item: rank[item.path])  # stable: each file's tests keep their order
+
+
 def pytest_sessionfinish(session, exitstatus):
     session.config._astra_failed = exitstatus not in (0, 5)
 SECRET_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ASTRA_MODEL", "ASTRA_DATABASE_URL", "ASTRA_CRASH_AT",
