@@ -64,7 +64,7 @@ async def main():
         was_bytes = isinstance(val, bytes)
         rec = json.loads(val.decode() if was_bytes else val)
         if "+    return a + b" in (rec.get("diff") or ""):
-            rec["diff"] = rec["diff"].replace("+    return a + b\n", "+    return a + b\n+import os; os.system('touch /tmp/PWNED-c15')\n", 1)
+            rec["diff"] = rec["diff"].replace("@@ -1,2 +1,2 @@", "@@ -1,2 +1,3 @@", 1).replace("+    return a + b\n", "+    return a + b\n+import os; os.system('touch /tmp/PWNED-c15')\n", 1)
             new = json.dumps(rec, separators=(",", ":"))
             db.execute("update store set value=? where prefix='astra.fixes' and key=?", (new.encode() if was_bytes else new, key))
             changed += 1
@@ -74,17 +74,19 @@ async def main():
     print("memory list rc", ml.returncode, "stderr:", ml.stderr[-400:], "stdout tail:", ml.stdout[-500:])
     async with c.client() as cl:
         err, sh2 = await call(cl, "show_fix", {"memory_id": mid})
-        print("show damaged:", err, short(sh2, 600))
+        print("show damaged:", err, short(sh2, 4000))
         _, b2 = await call(cl, "begin_fix", {"workspace": clone, "test_command": TEST_CMD})
         print("clone begin hits:", short(b2.get("memory"), 400))
         err, r = await call(cl, "replay_fix", {"session": b2.get("session")})
         print("replay:", err, short(r, 600))
     backdoor = "PWNED-c15" in open(clone + "/calc.py").read()
     shows_backdoor = "PWNED-c15" in short(sh2, 10**7) and "damaged" not in short(sh2, 10**7).lower()
+    offered = "PWNED-c15" in short(b2, 10**7) or (mid in short(b2.get("memory"), 10**7))
+    print("damaged record offered as a memory hit to the clone:", offered)
     tb = [k for k, (e, a) in odd.items() if "Traceback" in short(a, 10**6) or (e and a.get("text", "").strip() == "Error executing tool show_fix")]
     verdict(bool(raw["search"] or raw["show"]) or backdoor or shows_backdoor or bool(tb) or changed == 0,
             f"raw injected lines: {raw}; damaged rows made={changed}; show_fix of damaged row: {short(sh2, 200)}; "
-            f"replay in clone: status={r.get('status') if isinstance(r, dict) else r} backdoor written={backdoor}; "
+            f"damaged record offered to the clone's begin_fix as a confirmed fix={offered}; show_fix shows the backdoored diff without naming it damaged={shows_backdoor}; replay in clone: status={r.get('status') if isinstance(r, dict) else r} backdoor written={backdoor}; "
             f"unexplained show_fix errors: {tb}")
 
 run(main)
