@@ -20,6 +20,7 @@ the checkpoint.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -46,6 +47,7 @@ from astra_memory.mcp_server.io_models import (
 )
 from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import workspace_of
+from astra_memory.redact import scrub
 from astra_memory.session.run import (
     Agent,
     UnknownThreadError,
@@ -127,9 +129,26 @@ def _session(agent: Agent, session: str):
     snapshot = thread_state(agent, session)
     if snapshot is None:
         raise UnknownThreadError(f"no fix session {session!r}: begin_fix returns one")
-    if (snapshot.values.get("task") or {}).get("editor") != "client":
+    task = snapshot.values.get("task") or {}
+    if task.get("editor") != "client":
         raise FixSessionError(f"{session} is a session of our own agent, not a fix session of an MCP client")
+    _same_folder(task)
     return snapshot
+
+
+def _same_folder(task: dict) -> None:
+    """The workspace is still the folder begin_fix checked against the roots: not a link now, nor under
+    one (outside round 5, case 03: the folder swapped for a link to a file outside the roots, which
+    finish_fix then read, rewrote and stored)."""
+    folder = str(task.get("workspace") or "")
+    try:
+        real = os.path.realpath(folder, strict=True)
+    except OSError as exc:
+        raise FixSessionError(f"the session's workspace {folder} cannot be found ({exc.strerror or exc}); "
+                              "begin_fix starts a new session") from None
+    if real != folder or not os.path.isdir(real):
+        raise FixSessionError(f"the session's workspace {folder} is now a link to {real}, not the folder begin_fix "
+                              "took; nothing was read or written there. begin_fix starts a new session")
 
 
 def _finish_result(session: str, values: dict, status: str, reason: str | None = None, **extra: Any) -> FinishResult:
@@ -187,6 +206,11 @@ def finish_fix(agent: Agent, session: str, description: str, cause: str) -> Fini
     with claimed(agent, session):
         snapshot = _session(agent, session)
         values = snapshot.values
+        if not _open(snapshot) and not finished(snapshot):
+            # A finish_fix cut off part way (the server killed mid-test): the change is in the checkpoint
+            # as the session's edits; the graph goes on from where it stopped (outside round 5, case 20).
+            final = _play(agent, session)
+            return _finish_result(session, final, _status(thread_state(agent, session)))
         if not _open(snapshot):
             return _finish_result(session, values, _status(snapshot),
                                   reason=f"the session already ended ({_status(snapshot)}): "
@@ -208,8 +232,9 @@ def finish_fix(agent: Agent, session: str, description: str, cause: str) -> Fini
                                   reason="no change to an existing file since begin_fix (or the last finish_fix); "
                                          "nothing to test")
         failure = values.get("failure") or {}
+        # the caller's words go into the checkpointed script: scrubbed of secrets first (case 12)
         turns = client_turns(change, error_type=(failure.get("error_type") or "Error")[:200],
-                             cause=cause, description=description)
+                             cause=scrub(cause), description=scrub(description))
         # The graph's edit node makes the change again, from the base, through its own checks.
         _restore(workspace, {c.path: c.before for c in change.changed})
         edits_before = len(values.get("edits") or [])

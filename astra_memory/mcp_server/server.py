@@ -61,6 +61,9 @@ def declared_roots(ctx: Context) -> ListRoots | None:
 ClientRoots = Annotated[ListRootsResult | None, Resolve(declared_roots)]
 
 
+MAX_PATH_CHARS = 4_096  # PATH_MAX: a longer one is no folder (outside round 5, case 11)
+
+
 def build_server(settings: Settings | None = None, allow: Sequence[str | Path] = ()) -> MCPServer:
     settings = settings or Settings()
     allow_paths = [Path(p).expanduser().resolve() for p in allow]
@@ -77,10 +80,16 @@ def build_server(settings: Settings | None = None, allow: Sequence[str | Path] =
 
     def checked_workspace(workspace: str, declared: ListRootsResult | None) -> Path:
         """The project folder, if it is under a root the client declared or an --allow path."""
+        if "\0" in workspace or len(workspace) > MAX_PATH_CHARS:
+            raise ToolError(f"not a folder's path: {'a NUL byte in it' if chr(0) in workspace else 'too long'}; "
+                            "give the project's folder")
         path = Path(workspace).expanduser()
         if not path.is_absolute():
             raise ToolError(f"{workspace!r} is not an absolute path; give the project's folder")
-        path = path.resolve()
+        try:
+            path = path.resolve()
+        except (OSError, RuntimeError) as exc:
+            raise ToolError(f"cannot resolve {workspace!r}: {exc}") from None
         roots = [*root_paths([r.uri for r in (declared.roots if declared is not None else [])]), *allow_paths]
         if not allowed(path, roots):
             shown = ", ".join(str(r) for r in roots) or "none (the client declares no roots, and no --allow was given)"

@@ -19,6 +19,7 @@ diagnosis search matches its words against causes (``FixRecord.diagnosis``, stor
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 
 from langgraph.runtime import Runtime
 
@@ -26,7 +27,7 @@ from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.events import emit
 from astra_memory.nodes.attempt_log import failing_tests, record_attempt
-from astra_memory.nodes.common import fix_memory, thread_calls
+from astra_memory.nodes.common import fix_memory, thread_calls, workspace_of
 from astra_memory.nodes.replay import REPLAY_APPROVAL_PREFIX
 from astra_memory.rules.gates import require_fix_confirmed
 from astra_memory.rules.runner_checks import RunnerCheck, runner_checks
@@ -35,6 +36,7 @@ from astra_memory.stores.lifecycle import supersede_earlier
 from astra_memory.stores.record import SCRUBBED_DIFF, Confirmation, utc_now
 from astra_memory.stores.trust import replay_trust
 from astra_memory.testrun.symptoms import Failure, symptom_query
+from astra_memory.workspace.line_ends import unified_diff
 
 CHECKS_SHOWN = 5
 
@@ -78,6 +80,23 @@ def refused(state: AgentState, runtime: Runtime[Context], checks: list[RunnerChe
                                               root=state["task"]["workspace"])}
 
 
+def net_diff(state: AgentState) -> str:
+    """What the session's edits change, from the snapshot to each file's final content (confirm checked
+    that the workspace holds exactly that): the lines the confirmed fix adds. An edit tried and undone
+    later in the session adds nothing here (outside round 5, case 19: a reverted ``pytest.skip`` try
+    made the right fix that followed it unstorable). Without a snapshot: the edits' own diffs."""
+    edits = state.get("edits") or []
+    pristine = Path(state.get("pristine") or "")
+    if not state.get("pristine") or not pristine.is_dir():
+        return "".join(e["diff"] for e in edits)
+    workspace, parts = workspace_of(state), []
+    for rel in dict.fromkeys(e["path"] for e in edits):
+        before = (pristine / rel).read_bytes().decode("utf-8", errors="replace")
+        after = workspace.read_bytes(rel)[1].decode("utf-8", errors="replace")
+        parts.append(unified_diff(rel, before, after))
+    return "".join(parts)
+
+
 def stored_diagnosis(state: AgentState) -> dict | None:
     """The session's latest diagnosis (error type, cause, files), kept with the fix it led to; None
     for a replay (no model stated one) or a diagnosis without a cause."""
@@ -95,7 +114,7 @@ def store(state: AgentState, runtime: Runtime[Context]) -> dict:
     replayed = (state.get("replay") or {}).get("replayed")
     diff = "".join(e["diff"] for e in edits)
     folders = [p for p in (task.get("run_dir"), state.get("pristine"), task.get("workspace")) if p]
-    unapproved = [c for c in runner_checks(diff, paths=folders) if not human_approved(state, c)]
+    unapproved = [c for c in runner_checks(net_diff(state), paths=folders) if not human_approved(state, c)]
     if unapproved:
         return refused(state, runtime, unapproved)
     memory = fix_memory(runtime)
