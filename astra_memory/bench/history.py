@@ -298,7 +298,7 @@ def run_history(projects: dict[str, Path], folder: Path, *, others: dict[str, Pa
     folder.mkdir(parents=True, exist_ok=True)
     learned: dict[str, dict] = {}
     started = time.perf_counter()
-    for name, bundle in {**(others or {}), **projects}.items():
+    for name, bundle in {**projects, **(others or {})}.items():  # the measured first: theirs may be cached
         learned[name] = learn_project(name, bundle, folder, max_commits=max_commits, python=python,
                                       timeout_s=timeout_s, progress=progress)
     learn_s = time.perf_counter() - started
