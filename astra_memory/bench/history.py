@@ -343,7 +343,7 @@ def _count(judged: list[dict]) -> dict[str, int]:
 
 # --- report -------------------------------------------------------------------------------------------------
 
-HEADER = ("project", "system", "q", "rel", "r@1", "r@3", "file r@3", "prec", "abstain")
+HEADER = ("project", "system", "q", "rel", "r@1", "r@3", "file@3", "prec", "abstain")
 
 
 def _f(value: float | None) -> str:
@@ -375,6 +375,6 @@ def write_history(result: dict, folder: Path, command: str) -> dict[str, Any]:
              "|" + "---|" * len(HEADER)]
     lines += ["| " + " | ".join(row) + " |" for row in table_rows(result)]
     lines += ["", cost_line(result), "", "rel: queries with an earlier fix of the same function; r@k over those; "
-              "file r@3: over queries with an earlier fix of the same file; prec: relevant hits / hits shown; "
+              "file@3: recall@3 over queries with an earlier fix of the same file; prec: relevant hits / hits shown; "
               "abstain: queries with no relevant earlier fix shown nothing."]
     return write_table_report(folder, "history", result, command, lines)
