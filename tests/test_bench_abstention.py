@@ -56,3 +56,14 @@ def test_bench_retrieval_runs_a_case_file_with_an_abstention_query(tmp_path):
     assert product["queries"] == 1  # recall is over the query that has a relevant record
     assert product["delivered"]["without_relevant"] == 1
     assert result["searches"]["session"]["without_relevant"] == 1
+
+
+def test_the_side_by_side_page_says_abstention_when_a_set_has_such_queries():
+    from astra_memory.bench.report import retrieval_side_by_side
+
+    delivered = {"precision": 0.5, "recall_shown": 1.0, "nothing_relevant_shown": 0.5, "shown_per_query": 1.0,
+                 "without_relevant": 2, "abstained": 1}
+    system = {"recall@1": 1.0, "recall@3": 1.0, "mrr": 1.0, "delivered": delivered}
+    result = {"systems": ["product"], "sets": {"s": {"queries": 3, "records": 2, "operating_points": [],
+                                                     "systems": {"product": system}}}}
+    assert "abstained 1 of 2" in retrieval_side_by_side(result)["delivered"]
