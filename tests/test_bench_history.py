@@ -40,19 +40,19 @@ def test_bench_history_on_a_slice_of_inflection(tmp_path):
         f = result["all"][system]
         assert f["with_relevant"] == 0 and f["without_relevant"] == 2
         assert f["abstained"] == sum(not r["shown"][system] for r in rows)
-    # the failing output of titleize's fix names inflection.py, which the passerby fix changed
-    assert second["shown"]["latest-file"] == [f"learn-{first['commit']}"]
-    assert result["all"]["latest-file"]["abstained"] == 1 and result["all"]["latest-file"]["precision"] == 0.0
+    # BM25 shows its top 3 of whatever is in memory: the passerby fix, not relevant to titleize's bug
+    assert second["shown"]["bm25"] == [f"learn-{first['commit']}"]
+    assert result["all"]["bm25"]["abstained"] == 1 and result["all"]["bm25"]["precision"] == 0.0
     assert result["cost"]["judged_this_run"] == result["cost"]["commits_judged"] > 0
 
     # a query whose relevant earlier fix is what the search ranked first counts at rank 1
     judged = copy.deepcopy(rows)
-    judged[1]["relevant"] = [judged[1]["ranked"]["latest-file"][0]]
-    f = figures(judged, "latest-file")
+    judged[1]["relevant"] = [judged[1]["ranked"]["bm25"][0]]
+    f = figures(judged, "bm25")
     assert (f["with_relevant"], f["recall@1"], f["recall@3"], f["precision"]) == (1, 1.0, 1.0, 1.0)
     assert (f["abstained"], f["without_relevant"]) == (1, 1)
     judged[1]["relevant"] = ["learn-some-other-commit"]
-    assert figures(judged, "latest-file")["recall@3"] == 0.0
+    assert figures(judged, "bm25")["recall@3"] == 0.0
 
     written = write_history(result, tmp_path, "astra-memory bench history --max-commits 16")
     assert all(len(" | ".join(row)) < 80 for row in table_rows(result))
@@ -61,3 +61,12 @@ def test_bench_history_on_a_slice_of_inflection(tmp_path):
     again = run_history({"inflection": DEV_PROJECTS["inflection"]}, tmp_path, max_commits=16, embeddings="hash")
     assert again["cost"]["judged_this_run"] == 0  # the verdicts come from the cache: only the searches ran
     assert [r["ranked"] for r in again["queries"]] == [r["ranked"] for r in rows]
+
+
+def test_a_file_is_named_by_its_whole_name():
+    from astra_memory.bench.history import names_file
+
+    assert names_file("parse.py:12: in _handle_field", "parse.py")
+    assert names_file('  File "/tmp/x/parse.py", line 3, in f', "parse.py")
+    assert not names_file("test_parse.py:12: in test_numbers", "parse.py")
+    assert not names_file("other/__init__.py:3: in f", "inflection/__init__.py")

@@ -63,7 +63,6 @@ DEV_PROJECTS = {"inflection": DATA / "inflection" / "inflection.bundle", "parse"
 BLIND_PROJECTS = {"schema": DATA / "schema" / "schema.bundle"}
 SYSTEMS = ("product", "vector", "bm25", "latest-file")
 CACHE_VERSION = 1
-_DEF_HEADER = re.compile(r"\b(?:def|class)\s+(\w+)")
 
 
 class HistoryBenchError(AstraError):
@@ -210,10 +209,16 @@ def _store(memory: FixMemory, item: Learned) -> None:
                   project=item.project, project_id=project_id_of(item.project))
 
 
+def names_file(output: str, path: str) -> bool:
+    """Whether ``output`` names the file ``path`` (relative to the project, as pytest prints it, or at
+    the end of an absolute path), as a whole name: ``test_parse.py`` does not name ``parse.py``."""
+    return re.search(r"(?:^|[\s/\\\"'(])" + re.escape(path) + r"(?=$|[\s:\"'),])", output, re.MULTILINE) is not None
+
+
 def _named_files(output: str, earlier: list[Learned]) -> list[str]:
     """The earlier fixes (latest first) that changed a file the failing output names."""
     return [confirmation_session(e.commit) for e in reversed(earlier)
-            if any(f in output or f.rsplit("/", 1)[-1] in output for f in e.files)]
+            if any(names_file(output, f) for f in e.files)]
 
 
 def search_project(name: str, items: list[Learned], others: list[Learned], workdir: Path, embeddings) -> list[dict]:
