@@ -302,6 +302,56 @@ def evidence(
     _emit(result, written, as_json, table)
 
 
+@bench_app.command()
+def history(
+    max_commits: Annotated[Optional[int], typer.Option(
+        "--max-commits", min=1, help="Only the latest N commits of each history (default: all).")] = None,
+    blind: Annotated[bool, typer.Option(
+        "--blind", help="Measure the project kept apart (run once, at the end), the others' fixes in memory.")] = False,
+    bundle: Annotated[Optional[list[Path]], typer.Option(
+        "--bundle", help="Git bundles to measure instead (repeatable; named by their file name).")] = None,
+    python: Annotated[Optional[str], typer.Option(
+        "--python", help="The interpreter the projects' tests run with (default: this one).")] = None,
+    embeddings: Annotated[str, typer.Option(help="'minilm' (default) or 'hash' (fast, for tests).")] = "minilm",
+    out: OutOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Memory search on real git histories, in time order: each confirmed fix searched for before it is learned."""
+    from astra_memory.bench.common import make_progress, results_dir
+    from astra_memory.bench.history import (
+        BLIND_PROJECTS,
+        DEV_PROJECTS,
+        HEADER,
+        cost_line,
+        run_history,
+        table_rows,
+        write_history,
+    )
+
+    if bundle:
+        projects, others = {b.name.removesuffix(".bundle"): b for b in bundle}, None
+    elif blind:
+        if not BLIND_PROJECTS:
+            fail("no project is kept apart yet (astra_memory/bench/history.py BLIND_PROJECTS)")
+        projects, others = BLIND_PROJECTS, DEV_PROJECTS
+    else:
+        projects, others = DEV_PROJECTS, None
+    folder = results_dir("history", out)
+    try:
+        with make_progress(not as_json and err.is_terminal) as progress:
+            result = run_history(projects, folder, others=others, max_commits=max_commits, embeddings=embeddings,
+                                 python=python, progress=progress)
+    except AstraError as exc:
+        fail(str(exc))
+    written = write_history(result, folder, _command("history", max_commits=max_commits, blind=blind,
+                                                     bundle=" ".join(map(str, bundle or [])) or None,
+                                                     embeddings=embeddings, out=out))
+    table = Table(*HEADER, title="Memory search on real histories, in time order", caption=cost_line(result))
+    for row in table_rows(result):
+        table.add_row(*row)
+    _emit(result, written, as_json, table)
+
+
 def _sizes(raw: str) -> list[int]:
     try:
         sizes = [int(x.replace("_", "").replace("k", "000")) for x in raw.split(",") if x.strip()]

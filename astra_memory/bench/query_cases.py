@@ -118,7 +118,7 @@ class CaseSet:
 
 
 _RECORD_REQUIRED = ("id", "failure", "error_type", "files", "fix", "outcome")
-_QUERY_REQUIRED = ("id", "failure", "relevant")
+_QUERY_REQUIRED = ("id", "failure")  # "relevant" may be [] (the right answer: show nothing)
 
 
 def _require(data: dict, keys: tuple[str, ...], where: str) -> None:
@@ -156,6 +156,8 @@ def load_cases(path: str | Path) -> CaseSet:
                 diff=str(data.get("diff", "")), diagnosis=_record_diagnosis(data.get("diagnosis"), where)))
         elif kind == "query":
             _require(data, _QUERY_REQUIRED, where)
+            if "relevant" not in data:
+                raise CaseFileError(f"{where}: missing relevant (a list of record ids; [] when nothing should be shown)")
             if not isinstance(data["relevant"], list):
                 raise CaseFileError(f"{where}: relevant must be a list of record ids")
             queries.append(QueryCase(

@@ -224,7 +224,9 @@ def retrieval_side_by_side(result: dict) -> dict[str, str]:
         ranking.append([SHORT[system], *(f"{m['recall@1']:.3f} / {m['recall@3']:.3f} / {m['mrr']:.3f}" for m in by)])
         delivered.append([SHORT[system], *(
             f"{m['delivered']['precision']:.3f} / {m['delivered']['recall_shown']:.3f} / "
-            f"{m['delivered']['nothing_relevant_shown']:.3f} / {m['delivered']['shown_per_query']:.2f}" for m in by)])
+            f"{m['delivered']['nothing_relevant_shown']:.3f} / {m['delivered']['shown_per_query']:.2f}"
+            + (f" / abstained {m['delivered']['abstained']} of {m['delivered']['without_relevant']}"
+               if m["delivered"].get("without_relevant") else "") for m in by)])
     points = []
     for i, point in enumerate(result["sets"][names[0]]["operating_points"]):
         rule = (f"min score {point['min_score']:g}" + (f", fused ≥ {point['floor']:g}" if point.get("floor") else "")

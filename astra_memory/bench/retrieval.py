@@ -101,8 +101,12 @@ class Ranked:
 
 def metrics(rankings: dict[str, Ranked], queries: list[QueryCase]) -> dict[str, float]:
     """recall@1, recall@3 (a query counts when any relevant record is within the top k), MRR@10,
-    and the stricter share of all relevant records found in the top 3."""
+    and the stricter share of all relevant records found in the top 3, over the queries that have a
+    relevant record (a query with ``"relevant": []`` is judged by abstention: ``delivered_metrics``)."""
     r1 = r3 = rr = strict3 = 0.0
+    queries = [q for q in queries if q.relevant]
+    if not queries:
+        return {"recall@1": 0.0, "recall@3": 0.0, "mrr": 0.0, "all_relevant_in_top3": 0.0, "queries": 0}
     for q in queries:
         relevant = set(q.relevant)
         ranked = rankings[q.id]
@@ -120,18 +124,23 @@ def delivered_metrics(shown: dict[str, list[str]], queries: list[QueryCase]) -> 
     """What a session's memory search puts in front of the model (its top 3 at the default minimum
     score): precision = relevant hits shown / hits shown (over all queries), the share of queries
     shown nothing relevant (a fix for another cause, or nothing), the share shown nothing at all,
-    and recall of the shown hits (a relevant hit among them)."""
-    hits = relevant = missed = empty = 0
+    and recall of the shown hits (a relevant hit among them, over the queries that have one).
+    Abstention: of the queries with ``"relevant": []`` (the right answer is to show nothing), how
+    many were shown nothing (``abstained`` of ``without_relevant``)."""
+    hits = relevant = missed = empty = found = abstained = 0
     for q in queries:
         ids = shown[q.id]
         good = sum(rid in q.relevant for rid in ids)
         hits, relevant = hits + len(ids), relevant + good
         missed += good == 0
         empty += not ids
-    n = len(queries)
+        found += bool(q.relevant) and good > 0
+        abstained += not q.relevant and not ids
+    n, with_relevant = len(queries), sum(bool(q.relevant) for q in queries)
     return {"precision": round(relevant / hits, 4) if hits else 0.0,
             "nothing_relevant_shown": round(missed / n, 4), "nothing_shown": round(empty / n, 4),
-            "recall_shown": round((n - missed) / n, 4), "shown_per_query": round(hits / n, 3)}
+            "recall_shown": round(found / with_relevant, 4) if with_relevant else 0.0,
+            "shown_per_query": round(hits / n, 3), "without_relevant": n - with_relevant, "abstained": abstained}
 
 
 # Candidate operating points (min cosine score, fused floor, fused margin), fixed before measuring:
@@ -348,6 +357,12 @@ def _recall_at_3(ranked: Ranked, q: QueryCase) -> bool:
     return any(rid in q.relevant for rid in ranked.ids[:SESSION_TOP_K])
 
 
+def _share(found, queries: list[QueryCase]) -> float:
+    """The share of the queries with a relevant record for which ``found(query)`` holds."""
+    asked = [q for q in queries if q.relevant]
+    return round(sum(bool(found(q)) for q in asked) / len(asked), 4) if asked else 0.0
+
+
 def searches(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[QueryCase],
              min_score: float) -> dict[str, Any]:
     """What the model saw before its first edit, per search and for the session.
@@ -365,21 +380,22 @@ def searches(first: dict[str, Ranked], second: dict[str, Ranked], queries: list[
     out: dict[str, Any] = {
         "session_top_k": SESSION_TOP_K, "min_score": min_score, "queries": len(queries), "diagnosed": len(diagnosed),
         "first": {"queries": len(queries),
-                  "recall@3": round(sum(_recall_at_3(first[q.id], q) for q in queries) / len(queries), 4),
+                  "recall@3": _share(lambda q: _recall_at_3(first[q.id], q), queries),
                   **delivered_metrics(first_shown, queries)},
     }
     if diagnosed:
         out["diagnosis"] = {
             "queries": len(diagnosed),
-            "recall@3": round(sum(_recall_at_3(second[q.id], q) for q in diagnosed) / len(diagnosed), 4),
+            "recall@3": _share(lambda q: _recall_at_3(second[q.id], q), diagnosed),
             **delivered_metrics(second_shown, diagnosed)}
     either_shown = {q.id: list(dict.fromkeys(first_shown[q.id] + second_shown.get(q.id, []))) for q in queries}
     session = delivered_metrics(either_shown, queries)
     out["session"] = {
         "queries": len(queries), "recall@3": session["recall_shown"], "precision_all_shown": session["precision"],
         "shown_per_query": session["shown_per_query"], "nothing_relevant_shown": session["nothing_relevant_shown"],
-        "ranked_either_recall@3": round(sum(_recall_at_3(first[q.id], q) or (q.id in second and _recall_at_3(
-            second[q.id], q)) for q in queries) / len(queries), 4)}
+        "abstained": session["abstained"], "without_relevant": session["without_relevant"],
+        "ranked_either_recall@3": _share(lambda q: _recall_at_3(first[q.id], q) or (q.id in second and _recall_at_3(
+            second[q.id], q)), queries)}
     return out
 
 
