@@ -60,6 +60,7 @@ from astra_memory.workspace.confined import (
     read_bounded,
 )
 from astra_memory.workspace.machinery_refs import machinery_files
+from astra_memory.workspace.test_data import test_data_files
 
 DEFAULT_DECLARED = ("tests",)
 MACHINERY_NAMES = frozenset({
@@ -228,6 +229,7 @@ class ProtectedPaths:
     doctest_files: tuple[str, ...] = ()  # source files whose doctests ran at observe: their examples are tests
     machinery: tuple[str, ...] = ()  # plugins and the files the command's scripts run (machinery_refs.py)
     linked: tuple[str, ...] = ()  # what a protected symlink of the workspace points at (a file or a folder)
+    test_data: tuple[str, ...] = ()  # data-only modules only the tests import: their expected values (test_data.py)
 
     @classmethod
     def of(cls, declared: Iterable[str] | None, *, workspace: str | Path | None = None,
@@ -243,6 +245,8 @@ class ProtectedPaths:
         machinery = machinery_files(root, test_command) if root is not None else ()
         rule = cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config,
                    doctest_files_of_test_ids(test_ids), tuple(m for m in machinery if m not in scripts))
+        data = test_data_files(root, rule.test_files)
+        rule = replace(rule, test_data=tuple(d for d in data if rule.why(d) is None)) if data else rule
         roots = dict.fromkeys(Path(r) for r in (workspace, root) if r is not None)
         linked = tuple(dict.fromkeys(t for r in roots for t in _protected_link_targets(Path(r), rule)))
         return replace(rule, linked=linked) if linked else rule
@@ -280,6 +284,9 @@ class ProtectedPaths:
             return f"{rel} is named by the test command, so it decides whether tests pass"
         if any(folded == t.casefold() or folded.startswith(t.casefold() + "/") for t in self.linked):
             return f"{rel} is what a protected path of the workspace links to (a symlink), so it is protected too"
+        if folded in (d.casefold() for d in self.test_data):
+            return (f"{rel} is test data: the tests that ran when the session started import it, it defines no "
+                    "function or class and no other module imports it (their expected values)")
         if folded in (m.casefold() for m in self.machinery):
             return (f"{rel} is test machinery: a pytest plugin of the project, or a file the test command's "
                     "scripts run")
