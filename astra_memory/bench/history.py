@@ -41,6 +41,7 @@ from typing import Any
 
 from unidiff import PatchSet
 
+from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.bench.common import machine_info, write_table_report
 from astra_memory.bench.retrieval import SEARCH_TOP_K, SESSION_TOP_K, Ranked, _bm25, _shown, ranked
 from astra_memory.context import DEFAULT_MIN_SCORE, Context
@@ -51,7 +52,6 @@ from astra_memory.learn.options import DEFAULT_TEST_COMMAND, DEFAULT_TIMEOUT_S
 from astra_memory.learn.store_commit import confirmation_session, store_learned
 from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
-from astra_memory.stores.sqlite import open_sqlite_store
 from astra_memory.testrun.run import project_environment
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 
