@@ -59,8 +59,8 @@ from astra_memory.workspace.confined import (
     open_regular,
     read_bounded,
 )
+from astra_memory.workspace.expected_values import expected_value_modules
 from astra_memory.workspace.machinery_refs import machinery_files
-from astra_memory.workspace.test_data import test_data_files
 
 DEFAULT_DECLARED = ("tests",)
 MACHINERY_NAMES = frozenset({
@@ -229,7 +229,7 @@ class ProtectedPaths:
     doctest_files: tuple[str, ...] = ()  # source files whose doctests ran at observe: their examples are tests
     machinery: tuple[str, ...] = ()  # plugins and the files the command's scripts run (machinery_refs.py)
     linked: tuple[str, ...] = ()  # what a protected symlink of the workspace points at (a file or a folder)
-    test_data: tuple[str, ...] = ()  # data-only modules only the tests import: their expected values (test_data.py)
+    test_data: tuple[str, ...] = ()  # data-only modules only the tests import: their expected values (expected_values.py)
 
     @classmethod
     def of(cls, declared: Iterable[str] | None, *, workspace: str | Path | None = None,
@@ -245,7 +245,7 @@ class ProtectedPaths:
         machinery = machinery_files(root, test_command) if root is not None else ()
         rule = cls(cleaned, scripts, files_of_test_ids(test_ids), files, paths, config,
                    doctest_files_of_test_ids(test_ids), tuple(m for m in machinery if m not in scripts))
-        data = test_data_files(root, rule.test_files)
+        data = expected_value_modules(root, rule.test_files)
         rule = replace(rule, test_data=tuple(d for d in data if rule.why(d) is None)) if data else rule
         roots = dict.fromkeys(Path(r) for r in (workspace, root) if r is not None)
         linked = tuple(dict.fromkeys(t for r in roots for t in _protected_link_targets(Path(r), rule)))

@@ -1,5 +1,5 @@
 """A module the tests import for their expected values is test data, protected like the tests
-(workspace/test_data.py; outside round 5, cases 01 and 21): rewriting it to expect the bug's value
+(workspace/expected_values.py; outside round 5, cases 01 and 21): rewriting it to expect the bug's value
 is refused, while a settings module the code reads too, and a module with functions, stay source."""
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def _test_data(root: str, stamped: tuple[tuple[str, int, int], ...]) -> tuple[st
     return tuple(sorted({file for name, file in candidates.items() if name not in used_by_source}))
 
 
-def test_data_files(root: str | Path | None, test_files: Iterable[str]) -> tuple[str, ...]:
+def expected_value_modules(root: str | Path | None, test_files: Iterable[str]) -> tuple[str, ...]:
     """The project's test-data modules (see the module's text), read under ``root`` (the snapshot)."""
     if root is None or not Path(root).is_dir():
         return ()
