@@ -152,3 +152,31 @@ def test_the_demo_says_where_its_memory_is_with_a_command_that_runs(on_path, mon
     note = demo_memory_note("/home/u/.astra/demo/2026 run")
     assert f"ASTRA_HOME='/home/u/.astra/demo/2026 run' {me} run alpha" in note
     assert f"{me} memory export" in note and f"&& {me} memory import demo-fixes.jsonl" in note
+
+
+@pytest.mark.slow
+def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp_path):
+    """The needs_model advice is one long line (it is the report's reason); at 80 columns a terminal's
+    own wrap cut its command mid-word (`--t|est-command`). The terminal also gets the command as shell
+    lines of at most 80 characters, broken between options, that give back the advice's very words."""
+    from astra_memory.scenarios import load_scenario
+
+    workspace = load_scenario("alpha").copy_to(tmp_path / "my project")
+    result = run_cli("run", "--workspace", str(workspace), "--test-command", "python -m pytest -q -p no:cacheprovider",
+                     env=cli_env(COLUMNS="80"))
+    assert result.returncode == 2, result.stderr  # needs a model: the user's choice to make
+    lines = result.stdout.splitlines()
+    start = lines.index("  to go on with a live model (each request costs money; the budget caps it):")
+    block = []
+    for line in lines[start + 1:]:
+        block.append(line)
+        if not line.endswith(" \\"):
+            break
+    # at most 80 where the words allow: only the line of the (long, temporary) workspace path is longer
+    assert len(block) >= 3 and all(len(line) <= 80 or str(workspace) in line for line in block), block
+    assert sum(str(workspace) in line for line in block) == 1
+    words = shlex.split(" ".join(line.removesuffix(" \\") for line in block))
+    reason = next(line for line in lines if "needs_model" in line)
+    advised = shlex.split(reason.split("OPENAI_API_KEY=... ", 1)[1].split(" (or set")[0])
+    assert words == ["OPENAI_API_KEY=...", *advised]
+    assert words[words.index("--workspace") + 1] == str(workspace)

@@ -105,6 +105,12 @@ def _print_summary(summary: dict) -> None:
     console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
+    if summary.get("next_command"):  # the advice's command, broken between options so it copies whole
+        from astra_memory.models.advice import shell_lines
+
+        console.print("  to go on with a live model (each request costs money; the budget caps it):", markup=False)
+        for line in shell_lines(summary["next_command"], max(40, console.width - 4)):
+            console.print("    " + line, markup=False, highlight=False)
     console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
                                    summary["output_tokens"], summary.get("open_requests", 0),
                                    summary.get("open_usd", 0.0)), highlight=False)

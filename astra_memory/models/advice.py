@@ -41,3 +41,28 @@ def needs_model_advice(task: Mapping[str, Any] | None = None) -> str:
             "ASTRA_SESSION_BUDGET_USD). In LangGraph Studio: a new thread whose assistant's context has "
             f'{{"model": "{EXAMPLE_MODEL}", "approve_live_cost": true, "session_budget_usd": '
             f'{DEFAULT_SESSION_BUDGET_USD:g}}}, with OPENAI_API_KEY in the server\'s .env')
+
+
+def live_rerun_words(task: Mapping[str, Any] | None) -> list[str]:
+    """The command of the advice, word by word: the key, the same run, a live model with its approval."""
+    return ["OPENAI_API_KEY=...", *shlex.split(rerun_command(task)), *live_model_flags().split()]
+
+
+def shell_lines(words: list[str], width: int) -> list[str]:
+    """``words`` as shell lines of at most ``width`` characters where the words allow, broken only
+    between an option and the next (`` \\`` ends each line but the last): a command a person copies
+    from an 80-column terminal whole, where a terminal's own wrap would cut ``--test-command`` in two."""
+    quoted = [w if w.startswith("OPENAI_API_KEY=") else shlex.quote(w) for w in words]
+    units: list[str] = []
+    for word in quoted:  # an option keeps its value on its line
+        if units and not word.startswith("-") and units[-1].startswith("-") and " " not in units[-1]:
+            units[-1] += " " + word
+        else:
+            units.append(word)
+    lines = [units[0]]
+    for unit in units[1:]:
+        if len(lines[-1]) + 1 + len(unit) + 2 <= width or not lines[-1].strip():
+            lines[-1] += " " + unit
+        else:
+            lines.append("    " + unit)
+    return [line + " \\" for line in lines[:-1]] + lines[-1:]

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from astra_memory.context import Context
 from astra_memory.events import emit
+from astra_memory.models.advice import live_rerun_words
 from astra_memory.redact import scrub_data
 from astra_memory.state import AgentState
 
@@ -24,6 +25,8 @@ def summarize(state: AgentState) -> dict:
         "model": task.get("model", "scripted"),
         "status": state.get("status"),
         "reason": state.get("reason"),
+        # the advice's command, word by word, for the terminal to print whole (cli/app.py)
+        "next_command": live_rerun_words(task) if state.get("status") == "needs_model" else None,
         "memory_query": (state.get("memory") or {}).get("query"),
         "memory_hits": (state.get("memory") or {}).get("hits", []),
         # Failed attempts, apart from the fixes and labelled (stores/attempts.py): shown beside the hits,
