@@ -12,6 +12,7 @@ from astra_memory.testrun.symptoms import (
     failing_test_names,
     parse_failure,
     symptom_query,
+    traceback_functions,
 )
 
 OUTCOME = "pytest passed with exit code 0 (9 passed)"
@@ -49,6 +50,21 @@ def test_the_failing_tests_are_read_back_from_the_symptom_line():
     assert not another_bug_of_the_project({**value, "project_id": "git:fork"}, "semver", frozenset({"bump patch"}))
     assert not another_bug_of_the_project({"project_id": "semver", "symptom": "no tests named"}, "semver",
                                           frozenset({"bump patch"}))  # a record naming none: kept
+
+
+def test_a_fix_for_other_tests_in_a_function_this_failure_went_through_is_kept():
+    """A later bug in the same function makes other tests fail (bench history, docs/results.md): a
+    project's fix for other tests stays a candidate when its failure's traceback went through one of
+    the project's functions this failure's went through; one that shares none is still left out."""
+    value = {"project_id": "semver", "symptom": symptom("test_compare_major") + "\nin: semver.version.compare"}
+    assert traceback_functions(value["symptom"]) == {"semver.version.compare"}
+    assert traceback_functions(symptom("test_compare_major")) == frozenset()
+    bump = frozenset({"bump patch"})
+    assert not another_bug_of_the_project(value, "semver", bump, frozenset({"semver.version.compare", "x.y"}))
+    assert another_bug_of_the_project(value, "semver", bump, frozenset({"semver.version.bump"}))
+    assert another_bug_of_the_project(value, "semver", bump)  # a failure whose traceback names none of ours
+    plain = {"project_id": "semver", "symptom": symptom("test_compare_major")}
+    assert another_bug_of_the_project(plain, "semver", bump, frozenset({"semver.version.compare"}))
 
 
 def _store(memory: FixMemory, project: str, test: str, fix: str):

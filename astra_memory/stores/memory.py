@@ -48,7 +48,7 @@ from astra_memory.stores.record import (
 )
 from astra_memory.stores.recurrence import another_bug_of_the_project
 from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item, needs_of
-from astra_memory.testrun.symptoms import failing_test_names
+from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
@@ -168,8 +168,9 @@ class FixMemory:
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
         if against == "symptom" and project_id:  # the project's fixes of other tests: another bug (stores/recurrence.py)
-            failing = failing_test_names(query)
-            items = [item for item in items if not another_bug_of_the_project(item.value, project_id, failing)]
+            failing, functions = failing_test_names(query), traceback_functions(query)
+            items = [item for item in items
+                     if not another_bug_of_the_project(item.value, project_id, failing, functions)]
         cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
         fused: list[float | None] = [None] * len(items)
         if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)

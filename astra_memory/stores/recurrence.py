@@ -20,13 +20,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from astra_memory.testrun.symptoms import failing_test_names
+from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 
-def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, failing: frozenset[str]) -> bool:
+def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, failing: frozenset[str],
+                               functions: frozenset[str] = frozenset()) -> bool:
     """True when the stored fix ``value`` is for the project ``project_id`` (its repository,
-    workspace/identity.py; never a folder name) and was for none of the ``failing`` tests."""
+    workspace/identity.py; never a folder name), was for none of the ``failing`` tests, and its
+    failure's traceback went through none of the project's ``functions`` this one's went through (a
+    later bug in the same function makes other tests fail: bench history, docs/results.md)."""
     if not project_id or not failing or value.get("project_id") != project_id:
         return False
-    tests = failing_test_names(str(value.get("symptom") or ""))
-    return bool(tests) and not tests & failing
+    symptom = str(value.get("symptom") or "")
+    tests = failing_test_names(symptom)
+    if not tests or tests & failing:
+        return False
+    return not (functions and traceback_functions(symptom) & functions)

@@ -458,6 +458,7 @@ def _head(error_type: str, message: str) -> str:
 
 
 FAILING_TESTS_LABEL = "failing tests: "  # the line of a symptom (symptom_query) that names the failing tests
+FRAMES_LABEL = "in: "  # the line that names the project's functions the tracebacks went through
 
 
 def failing_test_names(symptom: str) -> frozenset[str]:
@@ -466,6 +467,15 @@ def failing_test_names(symptom: str) -> frozenset[str]:
     for line in (symptom or "").splitlines():
         if line.startswith(FAILING_TESTS_LABEL):
             return frozenset(name.strip() for name in line[len(FAILING_TESTS_LABEL):].split(";") if name.strip())
+    return frozenset()
+
+
+def traceback_functions(symptom: str) -> frozenset[str]:
+    """The project's functions a symptom written by ``symptom_query`` says the tracebacks went through
+    (its ``in:`` line); empty without one."""
+    for line in (symptom or "").splitlines():
+        if line.startswith(FRAMES_LABEL):
+            return frozenset(name.strip() for name in line[len(FRAMES_LABEL):].split(",") if name.strip())
     return frozenset()
 
 
@@ -510,5 +520,5 @@ def symptom_query(failure: Failure) -> str:
     if differences:
         parts.append("values " + "; ".join(differences[:MAX_VALUES]))
     if failure.frames:
-        parts.append("in: " + ", ".join(failure.frames[:MAX_CODE_LINES]))
+        parts.append(FRAMES_LABEL + ", ".join(failure.frames[:MAX_CODE_LINES]))
     return "\n".join(p for p in parts if p)
