@@ -56,4 +56,5 @@ def test_delivered_precision_counts_hits_shown():
     queries = [QueryCase("q1", "", "", "", ["r1"]), QueryCase("q2", "", "", "", ["r2"]), QueryCase("q3", "", "", "", ["r3"])]
     m = delivered_metrics({"q1": ["r1", "r9", "r8"], "q2": ["r7"], "q3": []}, queries)
     assert m == {"precision": 0.25, "nothing_relevant_shown": round(2 / 3, 4), "nothing_shown": round(1 / 3, 4),
-                 "recall_shown": round(1 / 3, 4), "shown_per_query": round(4 / 3, 3)}
+                 "recall_shown": round(1 / 3, 4), "shown_per_query": round(4 / 3, 3),
+                 "without_relevant": 0, "abstained": 0}  # every query here has a relevant record
