@@ -10,7 +10,9 @@ back makes the same tests fail again.
 
 The rule: in a symptom search for a project, a fix stored for that same project is a candidate only
 if its symptom names at least one of the failing tests the query names (both written by
-``testrun.symptoms.symptom_query``). Fixes of other projects are untouched, and so is a search whose
+``testrun.symptoms.symptom_query``), or if its failure's traceback went through one of the project's
+functions this failure's went through (their ``in:`` lines): a later bug in the same function makes
+other tests fail (bench history, docs/results.md). Fixes of other projects are untouched, and so is a search whose
 query names no tests (the model's own search) or whose record names none (stored without them): there
 the rule cannot tell, and keeps the fix. The diagnosis search is untouched: it matches causes without
 the project's names (stores/mechanism.py).

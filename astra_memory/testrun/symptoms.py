@@ -461,22 +461,24 @@ FAILING_TESTS_LABEL = "failing tests: "  # the line of a symptom (symptom_query)
 FRAMES_LABEL = "in: "  # the line that names the project's functions the tracebacks went through
 
 
+def _listed(symptom: str, label: str, separator: str) -> frozenset[str]:
+    """The items of the line of a ``symptom_query`` text that starts with ``label``; empty without one."""
+    for line in (symptom or "").splitlines():
+        if line.startswith(label):
+            return frozenset(item.strip() for item in line[len(label):].split(separator) if item.strip())
+    return frozenset()
+
+
 def failing_test_names(symptom: str) -> frozenset[str]:
     """The failing tests a symptom written by ``symptom_query`` names (as words, ``"ceil basic"``); empty
     for a text without that line (a model's own query, a record stored without it)."""
-    for line in (symptom or "").splitlines():
-        if line.startswith(FAILING_TESTS_LABEL):
-            return frozenset(name.strip() for name in line[len(FAILING_TESTS_LABEL):].split(";") if name.strip())
-    return frozenset()
+    return _listed(symptom, FAILING_TESTS_LABEL, ";")
 
 
 def traceback_functions(symptom: str) -> frozenset[str]:
     """The project's functions a symptom written by ``symptom_query`` says the tracebacks went through
     (its ``in:`` line); empty without one."""
-    for line in (symptom or "").splitlines():
-        if line.startswith(FRAMES_LABEL):
-            return frozenset(name.strip() for name in line[len(FRAMES_LABEL):].split(",") if name.strip())
-    return frozenset()
+    return _listed(symptom, FRAMES_LABEL, ",")
 
 
 def symptom_query(failure: Failure) -> str:
