@@ -30,7 +30,7 @@ from astra_memory.learn.options import (
     Filters,
 )
 
-LABELS = {"confirmed": "confirmed", "not_a_fix": "not a fix", "cannot_run": "cannot run", "timeout": "timeout",
+LABELS = {"confirmed": "confirmed", "not_a_fix": "not a fix", "refused": "refused", "cannot_run": "cannot run", "timeout": "timeout",
           "unstable": "unstable ids", "learned": "learned before"}
 PANEL = "Which commits (candidate filters)"
 
@@ -82,13 +82,13 @@ class LearnProgress:
 
 
 def print_summary(data: dict[str, Any]) -> None:
-    table = Table(title=f"learned from {data['workspace']}")
+    table = Table(title=f"learned from {lit(data['workspace'])}")
     table.add_column("commit")
     table.add_column("result")
     table.add_column("why")
     for row in data["results"]:
-        table.add_row(row["sha"][:8], LABELS.get(row["verdict"], row["verdict"]),
-                      f"{row.get('subject', '')}: {row.get('reason', '')}")
+        table.add_row(row["sha"][:8], LABELS.get(row["verdict"], row["verdict"]),  # a subject is project text
+                      lit(f"{row.get('subject', '')}: {row.get('reason', '')}"))
     if data["results"]:
         print_table(table, whole=(0, 1), target=err)
     counts = ", ".join(f"{LABELS.get(k, k)} {n}" for k, n in sorted(data["counts"].items())) or "none"

@@ -15,7 +15,7 @@ from langgraph.config import get_store
 from astra_memory.context import Context
 from astra_memory.crash import crash_point
 from astra_memory.learn.confirm_commit import RunOptions, judge_commit
-from astra_memory.learn.history import Commit, change_of
+from astra_memory.learn.history import Commit, HistoryError, change_of
 from astra_memory.learn.state import LearnState
 from astra_memory.learn.store_commit import learned, store_learned
 from astra_memory.stores.memory import FixMemory
@@ -41,7 +41,11 @@ def commit(state: LearnState) -> dict:
                            else f"learned before: memory {before.memory_id}"),
                    tests=list(before.learned_from.tests) if before.learned_from else [])
         return {"results": [row], "position": position + 1, "last_node": "commit"}
-    change = change_of(job["workspace"], item)
+    try:
+        change = change_of(job["workspace"], item)
+    except HistoryError as exc:  # the commit is gone (a history rewritten since select walked it)
+        row.update(verdict="cannot_run", reason=str(exc), seconds=0.0, runs=[], tests=[])
+        return {"results": [row], "position": position + 1, "last_node": "commit"}
     options = RunOptions(test_command=job["test_command"], test_env=dict(job.get("test_env") or {}),
                          timeout_s=float(job["timeout_s"]), hide=tuple(job.get("hide") or ()))
     verdict = judge_commit(job["workspace"], item, options, Path(job["scratch"]) / item.sha[:12], change)

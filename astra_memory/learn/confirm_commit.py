@@ -10,13 +10,24 @@ judgement (testrun/run.py, testrun/private_root.py, workspace/snapshot.py), no s
    any other test makes the commit one that cannot be judged here (the bug it fixes cannot be told
    from what else is broken at that commit). A failing parametrized test's ids are collected a
    second time (testrun/second_collection.py, as observe does): ids that differ are unstable.
-3. **With the fix**: a fresh copy of the snapshot with the commit's test files *and* source files.
+3. **Its source change is a change a fix may make**, as the agent's gates hold a session's edits
+   to it: no source file it changes is test machinery or test data by the protected-path rule
+   (workspace/protected.py, read from the parent's tree with the commit's tests: a project pytest
+   plugin named by ``-p`` in ``addopts``, a file the test command runs, a doctest's examples, ...),
+   and no line it adds special-cases the test runner (rules/runner_checks.py, as nodes/store.py).
+   Otherwise it is **refused**, with the file or line, and nothing runs with it.
+4. **With the fix**: a fresh copy of the snapshot with the commit's test files *and* source files.
    The run is judged against run 2 exactly as confirm judges against observe (testrun/results.py
    ``judge``): every test that failed must pass, and nothing that passed may fail, be skipped or not
    run.
+5. **The bug still shows without it** (as confirm's ``bug_not_shown``): the commit's failing tests
+   run once more in a new copy of the parent's tree with only its tests, after the run with the fix;
+   they must fail again. A test that failed at the parent only by time, order or chance (and then
+   passes whatever the source) makes the commit **not a fix**.
 
 The verdict (``Verdict``): ``confirmed``, or ``not_a_fix`` (its tests already pass at the parent, or
-still fail with its source change), ``cannot_run`` (no per-test results, an error rather than a
+still fail with its source change, or pass at the parent on the run after), ``refused`` (step 3),
+``cannot_run`` (no per-test results, an error rather than a
 failure, other tests failing at the parent), ``timeout`` or ``unstable`` (parametrized ids that
 cannot be matched between the runs), each with its reason and the runs' outcomes. Nothing is stored
 here: ``learn/store_commit.py`` does that for a confirmed one.
@@ -31,14 +42,17 @@ from pathlib import Path
 
 from astra_memory.errors import WorkspaceError
 from astra_memory.learn.history import Change, Commit, HistoryError, change_of, export_tree, remove_file
+from astra_memory.rules.runner_checks import runner_checks
 from astra_memory.testrun.manifest import Environment, record_environment
 from astra_memory.testrun.results import FAILING, Baseline
 from astra_memory.testrun.run import TestRun, run_tests, test_environment
 from astra_memory.testrun.second_collection import failing_slots, unstable_functions
+from astra_memory.workspace.protected import ProtectedPaths
 from astra_memory.workspace.snapshot import fresh_copy
 
-VERDICTS = ("confirmed", "not_a_fix", "cannot_run", "timeout", "unstable")
+VERDICTS = ("confirmed", "not_a_fix", "refused", "cannot_run", "timeout", "unstable")
 PARENT_DIR, TESTS_DIR, FIX_DIR, RECORDS_DIR = "parent", "with-tests", "with-fix", "records"
+AGAIN_DIR = "with-tests-again"  # the parent with the tests once more, after the run with the fix
 FIRST_RUN_DIR = "with-tests-run"  # the run with the tests, in its own copy: the second collection starts clean
 MAX_IDS_SAID = 3
 
@@ -80,9 +94,34 @@ def under(test_id: str, files: list[str]) -> bool:
     return any(node == f or test_id == f for f in files)
 
 
-def _run(folder: Path, options: RunOptions, environment: Environment, baseline: Baseline | None = None) -> TestRun:
+def _run(folder: Path, options: RunOptions, environment: Environment, baseline: Baseline | None = None,
+         only: list[str] | None = None) -> TestRun:
     return run_tests(folder, options.test_command, timeout_s=options.timeout_s, env=options.test_env,
-                     baseline=baseline, environment=environment, private=True, hide=list(options.hide))
+                     baseline=baseline, environment=environment, private=True, hide=list(options.hide), only=only)
+
+
+def why_refused(with_tests: Path, change: Change, options: RunOptions, test_ids: list[str],
+                folders: list[str]) -> str:
+    """Why the commit's source change is not one a fix may make (step 3), or "": a source file that
+    is test machinery or test data to the protected-path rule of the parent's tree with the commit's
+    tests (what ``apply_edit`` and ``confirm`` refuse in a session), or an added line that
+    special-cases the test runner (what ``store`` refuses)."""
+    rule = ProtectedPaths.of(None, workspace=with_tests, test_command=options.test_command, test_ids=test_ids,
+                             config_root=with_tests)
+    for rel, after in change.sources.items():
+        why = rule.why(rel)
+        if why is None:
+            try:
+                before = (with_tests / rel).read_bytes().decode("utf-8")
+                why = rule.why_changed(rel, before, after.decode("utf-8"))
+            except (OSError, UnicodeDecodeError):
+                why = None  # not text: the doctest rule reads text only
+        if why is not None:
+            return f"its source change edits what decides whether tests pass: {why}"
+    checks = runner_checks(change.source_diff, paths=folders)
+    if checks:
+        return "its source change special-cases the test runner: " + "; ".join(c.describe() for c in checks[:3])
+    return ""
 
 
 def _copy(pristine: Path, destination: Path, workspace: Path, change: Change, *, with_fix: bool) -> Path:
@@ -152,6 +191,10 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
                                   where=scratch / RECORDS_DIR) if slots else []
     if unstable:  # as observe: a parametrized id that differs between two collections cannot be matched
         return done("unstable", f"parametrized test ids differ between two collections: {_ids(unstable)}", [first])
+    refused = why_refused(with_tests, change, options, sorted(first.tests),
+                          [str(scratch), str(workspace), *options.hide])
+    if refused:
+        return done("refused", refused, [first])
     baseline = Baseline(evidence="pytest", tests=dict(first.tests), complete=True, environment=environment,
                         slots=slots, doctests=dict(first.doctests))
     try:
@@ -171,5 +214,20 @@ def _judge(workspace: Path, commit: Commit, options: RunOptions, scratch: Path, 
         if errors:
             return done("cannot_run", f"tests error with its fix (not a failure: {_ids(errors)})", runs)
         return done("not_a_fix", f"with its source change: {second.outcome}", runs)
+    try:
+        again_copy = fresh_copy(with_tests, scratch / AGAIN_DIR, {}, workspace=workspace)
+    except (WorkspaceError, OSError) as exc:
+        return done("cannot_run", f"its trees cannot be built: {exc}", runs)
+    again = _run(again_copy, options, environment, baseline, only=mine)
+    runs.append(again)
+    if again.timed_out:
+        return done("timeout", f"the tests ran past the {options.timeout_s:g}s timeout at its parent, run again", runs)
+    still = [t for t in mine if again.tests.get(t) in FAILING]
+    if len(still) < len(mine):
+        passing = [t for t in mine if t not in still]
+        if again.results_complete and not again.inconclusive:
+            return done("not_a_fix", f"its tests pass at its parent when run again after its fix ({_ids(passing)}): "
+                        "they failed there by time, order or chance, not because of its source", runs)
+        return done("cannot_run", f"its tests cannot be run again at its parent: {again.outcome}", runs)
     return done("confirmed", f"{len(mine)} of its tests fail at its parent and pass with its fix", runs,
                 failing_tests=mine, failing_output=first.output, outcome=second.outcome)

@@ -4,7 +4,8 @@ and the trees and diffs one is confirmed with.
 GitPython reads the repository (``iter_commits``, trees, blobs, ``git diff`` between a commit and its
 parent) and unidiff parses the diffs: no ``git log`` text is parsed here. Git runs with the same
 hardened settings as the project's identity (workspace/identity.py: no hooks, no pager, no external
-diff or text conversion, no system or global config).
+diff or text conversion, no system or global config), and every file learn writes is a blob's bytes
+as stored (``export_tree``): no filter driver the repository's config names ever runs.
 
 A **candidate** is a commit with one parent that changes test files and source files (``Filters``,
 learn/options.py, shown in ``astra-memory learn --help`` and changed there): its message matches ``message`` (a
@@ -20,13 +21,11 @@ source file is any other changed file matching ``source`` (``*.py`` by default).
 from __future__ import annotations
 
 import fnmatch
-import io
 import os
 import re
-import tarfile
 from dataclasses import asdict, dataclass, field
 from datetime import timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 try:  # GitPython refuses to load where there is no git executable: said when learn opens a repository
     from git import Repo
@@ -41,13 +40,15 @@ from unidiff.errors import UnidiffParseError
 
 from astra_memory.errors import AstraError
 from astra_memory.learn.options import DEFAULT_FILTERS, Filters
+from astra_memory.redact import scrub
 from astra_memory.testrun.symptoms import is_test_path
 
 # `git diff` as learn runs it: no colour, no external diff or text conversion, no rename detection
 # (a rename is a delete and an add), the default three lines of context.
 DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "-U3")
 HARDENED_CONFIG = ("core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat", "credential.helper=",
-                   "protocol.allow=never", "diff.external=", "core.attributesFile=/dev/null")
+                   "protocol.allow=never", "diff.external=", "core.attributesFile=/dev/null",
+                   "core.quotePath=false")  # a non-ASCII name as it is, not "\303\274..." in quotes
 
 
 class HistoryError(AstraError):
@@ -118,8 +119,9 @@ def describe(repo: Repo, commit, filters: Filters) -> Commit:
     """The commit as a candidate, or with ``skipped`` saying why it is not one."""
     parents = commit.parents
     when = commit.authored_datetime.astimezone(timezone.utc).isoformat()
+    summary = commit.summary if isinstance(commit.summary, str) else commit.summary.decode("utf-8", "replace")
     item = Commit(sha=commit.hexsha, parent=parents[0].hexsha if len(parents) == 1 else "",
-                  subject=commit.summary if isinstance(commit.summary, str) else commit.summary.decode(),
+                  subject=scrub(summary),  # printed, kept in --json and checkpointed: never a key
                   author_date=when)
     if len(parents) != 1:
         item.skipped = "a merge commit" if parents else "the first commit (no parent to compare with)"
@@ -139,6 +141,9 @@ def describe(repo: Repo, commit, filters: Filters) -> Commit:
     tests, sources, lines, other_changes = [], [], 0, []
     for changed in patch:
         path = changed.path
+        if path.startswith('"'):  # a name git must quote even so (a newline, a tab, a quote, a backslash)
+            item.skipped = f"it changes {path}, a file name git has to quote (learn leaves such names out)"
+            return item
         if _matches(path, filters.exclude):
             item.skipped = f"it changes {path}, which --exclude leaves out"
             return item
@@ -183,7 +188,12 @@ def walk(workspace: str | Path, *, since: str | None = None, max_commits: int | 
 def change_of(workspace: str | Path, item: Commit) -> Change:
     """What confirming the candidate ``item`` needs (``Change``), read from the repository."""
     repo = open_repo(workspace)
-    commit = repo.commit(item.sha)
+    try:
+        commit = repo.commit(item.sha)
+        commit.tree  # noqa: B018  (a commit gone from the repository fails here, not half way)
+    except (ValueError, GitCommandError) as exc:
+        raise HistoryError(f"commit {item.sha[:12]} is no longer in the repository (was its history rewritten?): "
+                           f"{' '.join(str(exc).split())[:200]}") from None
     tests: dict[str, bytes | None] = {}
     for path in item.test_files:
         try:
@@ -197,16 +207,40 @@ def change_of(workspace: str | Path, item: Commit) -> Change:
 
 
 def export_tree(workspace: str | Path, sha: str, destination: str | Path) -> Path:
-    """The tree of commit ``sha`` written to a new folder ``destination`` (``git archive``, extracted with
-    tarfile's ``data`` filter: no absolute paths, no links out of the folder, no device files)."""
+    """The tree of commit ``sha`` written to a new folder ``destination``: each blob's bytes as git
+    stores them (read with ``git cat-file``, never converted: no filter driver of the repository's
+    config runs, no ``export-subst``/``export-ignore``/``eol`` attribute applies, as the diffs and the
+    test files learn reads are the objects too), its executable bit, a symlink only where it points
+    inside the tree, a submodule as an empty folder. Nothing is written through a link."""
     repo = open_repo(workspace)
-    buffer = io.BytesIO()
-    repo.archive(buffer, treeish=sha, format="tar")
+    try:
+        tree = repo.commit(sha).tree
+    except (ValueError, GitCommandError) as exc:
+        raise HistoryError(f"commit {sha[:12]} is no longer in the repository: {' '.join(str(exc).split())[:200]}"
+                           ) from None
     destination = Path(destination)
     destination.mkdir(parents=True, exist_ok=False)
-    buffer.seek(0)
-    with tarfile.open(fileobj=buffer, mode="r:") as archive:
-        archive.extractall(destination, filter="data")
+    root = destination.resolve()
+    for entry in tree.traverse():
+        parts = PurePosixPath(entry.path).parts
+        if not parts or any(p in ("", ".", "..") for p in parts) or entry.path.startswith("/"):
+            raise HistoryError(f"the tree of {sha[:12]} has a path that leaves it: {entry.path!r}")
+        target = root.joinpath(*parts)
+        if entry.type in ("tree", "submodule"):
+            target.mkdir(exist_ok=True)
+            continue
+        data = entry.data_stream.read()
+        if entry.mode & 0o170000 == 0o120000:
+            link = os.fsdecode(data)
+            inside = os.path.normpath(os.path.join(os.path.dirname(str(target)), link))
+            if os.path.isabs(link) or not (inside == str(root) or inside.startswith(str(root) + os.sep)):
+                raise HistoryError(f"{entry.path} is a symlink out of the tree ({link!r})")
+            os.symlink(link, target)
+            continue
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                     0o755 if entry.mode & 0o111 else 0o644)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
     return destination
 
 

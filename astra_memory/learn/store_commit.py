@@ -31,11 +31,18 @@ MAX_CAUSE = 2_000
 
 
 def learned(memory: FixMemory, project_id: str) -> dict[str, FixRecord]:
-    """The fixes already learned in the project ``project_id``, by commit id."""
+    """The fixes already learned in the project ``project_id`` *by this installation*, by commit id: a
+    record counts only with a confirmation of its own commit's learn session made here (not imported)
+    in this project. An imported record that names a commit (``learned_from`` is the file's word)
+    never makes a learn skip that commit: the commit is judged here and stored as what it is."""
     found = {}
     for record in memory.iter_records():
         origin = record.learned_from
-        if origin is not None and origin.repository == project_id:
+        if origin is None or origin.repository != project_id:
+            continue
+        session = f"learn-{origin.commit[:40]}"
+        if any(c.session_id == session and not c.imported and c.project_id == project_id
+               for c in record.confirmations):
             found[origin.commit] = record
     return found
 

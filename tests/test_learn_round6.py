@@ -1,0 +1,208 @@
+"""Outside round 6 (evals/attack/round6/, a helper who read no code) against `astra-memory learn`:
+each test is one invariant a hostile git history broke, each seen failing before its fix.
+
+- A commit whose tests failed at its parent for a reason other than its parent's source (here: the
+  folder the run happens in; in case 05, a wall clock) is not a fix: the commit's failing tests run
+  once more at the parent after the run with the fix and must fail again (learn/confirm_commit.py
+  step 5, as confirm's ``bug_not_shown``). Case 05 stored a comment-only diff as confirmed.
+- A commit's source change is held to the rules a session's edits are held to (step 3): a project
+  pytest plugin named by ``addopts`` is machinery (case 03: stored as confirmed while the bug
+  stayed), and an added line that special-cases the test runner is refused (case 04: stored active).
+- Every tree learn writes is the commit's blobs as stored: a filter driver of the repository's
+  ``.git/config`` never runs (case 13: its smudge command ran under ``git archive``).
+- Only a learn confirmed here makes a commit "learned before": an imported record naming the commit
+  does not (case 20: the real fix was never judged).
+- A commit gone from a rewritten history is named, not a traceback (case 17); a commit subject's
+  keys are scrubbed and its markup and escapes printed literally (cases 08, 09); a non-ASCII file
+  name is a source file, a name git must quote is said so (case 10).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from astra_memory.learn.confirm_commit import RunOptions, Verdict, judge_commit
+from astra_memory.learn.history import Commit, HistoryError, change_of, export_tree, walk
+from astra_memory.learn.options import Filters
+from astra_memory.learn.store_commit import learned, store_learned
+from astra_memory.stores.transfer import import_file
+from tests.helpers import git
+
+TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+BUGGY = "def add(a, b):\n    return a - b\n"
+FIXED = "def add(a, b):\n    return a + b\n"
+ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+
+
+def history(where: Path, commits: list[tuple[str, dict[str, str | bytes]]]) -> list[str]:
+    """A repository at ``where`` with one commit per (message, files written) pair; their ids."""
+    where.mkdir(parents=True, exist_ok=True)
+    git(where, "init", "-q")
+    shas = []
+    for message, files in commits:
+        for rel, text in files.items():
+            path = where / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text if isinstance(text, bytes) else text.encode())
+        git(where, "add", "-A")
+        git(where, "commit", "-q", "--allow-empty", "-m", message)
+        shas.append(git(where, "rev-parse", "HEAD").strip())
+    return shas
+
+
+def judge(project: Path, sha: str, tmp_path: Path):
+    commit = next(c for c in walk(project, filters=Filters(message="")) if c.sha == sha)
+    assert not commit.skipped, commit.skipped
+    return judge_commit(project, commit, RunOptions(test_command=TEST_COMMAND,
+                                                    test_env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"}),
+                        tmp_path / "scratch")
+
+
+BASE = ("initial", {"calc.py": BUGGY, "tests/test_base.py": "def test_base():\n    assert True\n"})
+
+
+def test_a_commit_whose_tests_failed_at_its_parent_only_where_they_ran_is_not_a_fix(tmp_path):
+    # the test fails only in the first copy of the parent (a cause outside the source, like a clock in
+    # case 05); the "fix" is a comment: before step 5 this was `confirmed` and stored
+    test = ("import os\n\n\ndef test_ready():\n"
+            "    assert not os.getcwd().endswith('with-tests-run'), 'not ready yet'\n")
+    shas = history(tmp_path / "p", [BASE, ("Fix readiness", {"calc.py": "# ready\n" + BUGGY, "tests/test_ready.py": test})])
+    verdict = judge(tmp_path / "p", shas[1], tmp_path)
+    assert verdict.verdict == "not_a_fix", verdict
+    assert "when run again" in verdict.reason and len(verdict.runs) == 3
+
+
+def test_an_honest_fix_is_still_confirmed_with_its_parent_run_again(tmp_path):
+    shas = history(tmp_path / "p", [BASE, ("Fix add", {"calc.py": FIXED, "tests/test_add.py": ADD_TEST})])
+    verdict = judge(tmp_path / "p", shas[1], tmp_path)
+    assert verdict.verdict == "confirmed", verdict
+    assert len(verdict.runs) == 3 and "failing" in verdict.runs[2]
+
+
+FLIP = ("import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n"
+        "    out = yield\n    rep = out.get_result()\n    if rep.failed:\n        rep.outcome = 'passed'\n")
+
+
+def test_a_commit_that_rewrites_a_plugin_named_by_addopts_is_refused(tmp_path):
+    base = ("initial", {**BASE[1], "plug.py": "def pytest_configure(config):\n    pass\n",
+                        "pyproject.toml": '[tool.pytest.ini_options]\naddopts = "-p plug"\n'})
+    shas = history(tmp_path / "p", [base, ("Fix add", {"plug.py": FLIP, "calc.py": "# checked\n" + BUGGY,
+                                                       "tests/test_add.py": ADD_TEST})])
+    verdict = judge(tmp_path / "p", shas[1], tmp_path)
+    assert verdict.verdict == "refused", verdict
+    assert "plug.py is test machinery" in verdict.reason
+
+
+@pytest.mark.parametrize("check", ['    if "pytest" in sys.modules:\n        return a + b\n',
+                                   '    if os.environ.get("PYTEST_CURRENT_TEST"):\n        return a + b\n'])
+def test_a_commit_whose_source_special_cases_the_test_runner_is_refused(tmp_path, check):
+    head = "import os\nimport sys\n\n\n"
+    shas = history(tmp_path / "p", [("initial", {"calc.py": head + BUGGY, "tests/test_base.py": BASE[1]["tests/test_base.py"]}),
+                                    ("Fix add", {"calc.py": head + BUGGY.replace("    return", check + "    return"),
+                                                 "tests/test_add.py": ADD_TEST})])
+    verdict = judge(tmp_path / "p", shas[1], tmp_path)
+    assert verdict.verdict == "refused", verdict
+    assert "special-cases the test runner" in verdict.reason and "calc.py:" in verdict.reason
+
+
+def test_no_filter_driver_of_the_repository_runs_and_trees_are_the_blobs(tmp_path):
+    project, mark = tmp_path / "p", tmp_path / "smudged"
+    shas = history(project, [("initial", {".gitattributes": "*.py filter=evil\nkeep.py export-subst\nx.py export-ignore\n",
+                                          "calc.py": BUGGY, "keep.py": "REV = '$Format:%H$'\n", "x.py": "X = 1\n",
+                                          "bin/run": "#!/bin/sh\n", "lib/link.py": b""})])
+    (project / "lib" / "link.py").unlink()
+    (project / "lib" / "link.py").symlink_to("../calc.py")
+    (project / "bin" / "run").chmod(0o755)
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "link")
+    sha = git(project, "rev-parse", "HEAD").strip()
+    git(project, "config", "filter.evil.smudge", f"sh -c 'touch {mark}; cat'")
+    git(project, "config", "filter.evil.clean", f"sh -c 'touch {mark}; cat'")
+    tree = export_tree(project, sha, tmp_path / "tree")
+    assert not mark.exists()
+    assert (tree / "calc.py").read_text() == BUGGY and (tree / "keep.py").read_text() == "REV = '$Format:%H$'\n"
+    assert (tree / "x.py").read_text() == "X = 1\n"
+    assert (tree / "bin" / "run").stat().st_mode & 0o111
+    assert (tree / "lib" / "link.py").is_symlink() and (tree / "lib" / "link.py").read_text() == BUGGY
+    assert shas
+
+
+def test_a_link_out_of_the_tree_is_refused(tmp_path):
+    project = tmp_path / "p"
+    history(project, [BASE])
+    (project / "out.py").symlink_to("/etc/hostname")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "link out")
+    with pytest.raises(HistoryError, match="symlink out of the tree"):
+        export_tree(project, git(project, "rev-parse", "HEAD").strip(), tmp_path / "tree")
+
+
+def test_an_imported_record_naming_a_commit_does_not_make_it_learned_before(agent, tmp_path):
+    memory, project_id = agent.memory, "git:0123456789abcdef0123456789abcdef"
+    commit = Commit(sha="a" * 40, parent="b" * 40, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
+                    test_files=["tests/test_add.py"], source_files=["calc.py"])
+    diff = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+    verdict = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
+                      failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
+                      outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
+    record = store_learned(memory, commit, verdict, message="Fix add", source_diff=diff, project="calc",
+                           project_id=project_id)
+    assert set(learned(memory, project_id)) == {commit.sha}  # learned here: skipped next time
+    line = tmp_path / "other-installation.jsonl"
+    line.write_text(json.dumps(record.model_dump(mode="json")) + "\n")
+    assert memory.delete(record.memory_id)
+    import_file(memory, line)
+    assert memory.get(record.memory_id) is not None
+    assert learned(memory, project_id) == {}  # the file's word: the commit is judged here
+
+
+def test_a_commit_gone_from_a_rewritten_history_is_named(tmp_path):
+    project = tmp_path / "p"
+    shas = history(project, [BASE, ("Fix add", {"calc.py": FIXED, "tests/test_add.py": ADD_TEST})])
+    item = next(c for c in walk(project) if c.sha == shas[1])
+    git(project, "reset", "-q", "--hard", shas[0])
+    git(project, "reflog", "expire", "--expire=now", "--all")
+    git(project, "gc", "-q", "--prune=now")
+    with pytest.raises(HistoryError, match="no longer in the repository"):
+        change_of(project, item)
+
+
+def test_a_subjects_keys_are_scrubbed_and_its_markup_and_escapes_printed_as_text(tmp_path):
+    key = "sk-proj-" + "r6A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0"
+    subject = f"Fix add [bold red]URGENT[/bold red] \x1b]52;c;cHduZWQ=\x07 OPENAI_API_KEY={key}"
+    shas = history(tmp_path / "p", [BASE, (subject, {"calc.py": FIXED, "tests/test_add.py": ADD_TEST})])
+    item = next(c for c in walk(tmp_path / "p") if c.sha == shas[1])
+    assert key not in item.subject and "[REDACTED]" in item.subject
+    from astra_memory.cli import learn as cli_learn
+    from astra_memory.cli.common import err
+
+    buffer = io.StringIO()
+    saved = err.file
+    err.file = buffer
+    try:
+        cli_learn.print_summary({"workspace": str(tmp_path / "p"), "results": [
+            {"sha": item.sha, "subject": item.subject, "verdict": "confirmed", "reason": "ok"}],
+            "counts": {"confirmed": 1}, "judged": 1, "candidates": 1, "skipped": [], "status": "done",
+            "thread_id": "learn-x"})
+    finally:
+        err.file = saved
+    shown = buffer.getvalue()
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "[bold red]URGENT[/bold red]" in " ".join(shown.replace("│", " ").split())
+
+
+def test_a_non_ascii_file_name_is_a_source_file_and_a_quoted_name_is_said(tmp_path):
+    test = "def test_f():\n    assert True\n"
+    shas = history(tmp_path / "p", [("initial", {"ünï.py": "X = 1\n", "new\nline.py": "X = 1\n", "tests/test_b.py": test}),
+                                    ("Fix ü", {"ünï.py": "X = 2\n", "tests/test_u.py": test}),
+                                    ("Fix newline", {"new\nline.py": "X = 2\n", "tests/test_n.py": test})])
+    commits = {c.sha: c for c in walk(tmp_path / "p")}
+    assert commits[shas[1]].skipped == "" and commits[shas[1]].source_files == ["ünï.py"]
+    assert "a file name git has to quote" in commits[shas[2]].skipped
+    assert time.time()  # walk needs no test run
