@@ -7,7 +7,8 @@ each test is one invariant a hostile git history broke, each seen failing before
   step 5, as confirm's ``bug_not_shown``). Case 05 stored a comment-only diff as confirmed.
 - A commit's source change is held to the rules a session's edits are held to (step 3): a project
   pytest plugin named by ``addopts`` is machinery (case 03: stored as confirmed while the bug
-  stayed), and an added line that special-cases the test runner is refused (case 04: stored active).
+  stayed), an added line that special-cases the test runner is refused (case 04: stored active),
+  and so is a lone carriage return brought into a file (case 16: stored active, refused at replay).
 - Every tree learn writes is the commit's blobs as stored: a filter driver of the repository's
   ``.git/config`` never runs (case 13: its smudge command ran under ``git archive``).
 - Only a learn confirmed here makes a commit "learned before": an imported record naming the commit
@@ -31,6 +32,7 @@ from astra_memory.learn.confirm_commit import RunOptions, Verdict, judge_commit
 from astra_memory.learn.history import Commit, HistoryError, change_of, export_tree, walk
 from astra_memory.learn.options import Filters
 from astra_memory.learn.store_commit import learned, store_learned
+from astra_memory.stores.record import lone_cr_refusal
 from astra_memory.stores.transfer import import_file
 from tests.helpers import git
 
@@ -109,6 +111,40 @@ def test_a_commit_whose_source_special_cases_the_test_runner_is_refused(tmp_path
     verdict = judge(tmp_path / "p", shas[1], tmp_path)
     assert verdict.verdict == "refused", verdict
     assert "special-cases the test runner" in verdict.reason and "calc.py:" in verdict.reason
+
+
+def test_a_commit_that_brings_a_lone_carriage_return_into_a_source_file_is_refused(tmp_path):
+    # case 16: stored as an active confirmed fix (replay refused it later; it is refused before storing now)
+    smuggled = FIXED.replace("    return a + b\n", "    return a + b\r    import os\n")
+    shas = history(tmp_path / "p", [BASE, ("Fix add", {"calc.py": smuggled, "tests/test_add.py": ADD_TEST})])
+    verdict = judge(tmp_path / "p", shas[1], tmp_path)
+    assert verdict.verdict == "refused", verdict
+    assert "carriage return with no line feed into calc.py" in verdict.reason
+
+
+def test_a_diff_replay_would_refuse_is_never_stored_replayable_however_it_comes_in(agent, tmp_path):
+    # case 16: learn stored the lone-CR diff as an active record that replay then refused; one rule
+    # (stores/record.py lone_cr_refusal) now marks it for every way in: learn's store, a session's, an import
+    memory = agent.memory
+    commit = Commit(sha="c" * 40, parent="d" * 40, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
+                    test_files=["tests/test_add.py"], source_files=["calc.py"])
+    diff = ("--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n"
+            "+    return a + b\r    import os\n")
+    verdict = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
+                      failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
+                      outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
+    record = store_learned(memory, commit, verdict, message="Fix add", source_diff=diff, project="calc",
+                           project_id="git:0123")
+    stored = memory.get(record.memory_id)
+    assert stored.diff == diff and "carriage return with no line feed into calc.py" in stored.replay_refusal
+    assert stored.not_replayable == stored.replay_refusal
+    line = tmp_path / "other-installation.jsonl"
+    line.write_text(json.dumps({**record.model_dump(mode="json"), "not_replayable": None}) + "\n")
+    assert memory.delete(record.memory_id)
+    import_file(memory, line)
+    assert "carriage return" in (memory.get(record.memory_id).not_replayable or "")
+    crlf = diff.replace("\r    import os", "").replace("\n", "\r\n")  # CRLF line ends are no lone carriage return
+    assert lone_cr_refusal(crlf) == ""
 
 
 def test_no_filter_driver_of_the_repository_runs_and_trees_are_the_blobs(tmp_path):

@@ -14,7 +14,9 @@ judgement (testrun/run.py, testrun/private_root.py, workspace/snapshot.py), no s
    to it: no source file it changes is test machinery or test data by the protected-path rule
    (workspace/protected.py, read from the parent's tree with the commit's tests: a project pytest
    plugin named by ``-p`` in ``addopts``, a file the test command runs, a doctest's examples, ...),
-   and no line it adds special-cases the test runner (rules/runner_checks.py, as nodes/store.py).
+   no line it adds special-cases the test runner (rules/runner_checks.py, as nodes/store.py), and it
+   brings no lone carriage return into a file (stores/record.py ``lone_cr_refusal``: what replay refuses,
+   and what memory stores ``not_replayable`` however a diff comes in).
    Otherwise it is **refused**, with the file or line, and nothing runs with it.
 4. **With the fix**: a fresh copy of the snapshot with the commit's test files *and* source files.
    The run is judged against run 2 exactly as confirm judges against observe (testrun/results.py
@@ -43,6 +45,7 @@ from pathlib import Path
 from astra_memory.errors import WorkspaceError
 from astra_memory.learn.history import Change, Commit, HistoryError, change_of, export_tree, remove_file
 from astra_memory.rules.runner_checks import runner_checks
+from astra_memory.stores.record import lone_cr_refusal
 from astra_memory.testrun.manifest import Environment, record_environment
 from astra_memory.testrun.results import FAILING, Baseline
 from astra_memory.testrun.run import TestRun, run_tests, test_environment
@@ -118,6 +121,9 @@ def why_refused(with_tests: Path, change: Change, options: RunOptions, test_ids:
                 why = None  # not text: the doctest rule reads text only
         if why is not None:
             return f"its source change edits what decides whether tests pass: {why}"
+    lone_cr = lone_cr_refusal(change.source_diff)  # the rule memory applies to every stored diff
+    if lone_cr:
+        return "its source change is " + lone_cr
     checks = runner_checks(change.source_diff, paths=folders)
     if checks:
         return "its source change special-cases the test runner: " + "; ".join(c.describe() for c in checks[:3])

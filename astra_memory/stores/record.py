@@ -25,7 +25,7 @@ from pydantic import (
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
-from astra_memory.workspace.diffs import diff_problem, normalized_diff
+from astra_memory.workspace.diffs import diff_problem, lone_cr_files, normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
 # and a status (active / invalidated / superseded). Version-1 records read as version 2 with one
@@ -195,6 +195,15 @@ SCRUBBED_BEFORE = (f"not replayable: the stored diff holds {REDACTED} (a secret 
                    "cannot be told from one); replaying it could write that placeholder into the code")
 
 
+def lone_cr_refusal(diff: str) -> str:
+    """Why a diff that brings a lone carriage return into a file is never replayed, or "" (diffs.lone_cr_files)."""
+    files = lone_cr_files(diff)
+    if not files:
+        return ""
+    return (f"not replayable: the diff brings a carriage return with no line feed into {', '.join(files[:3])[:200]}; "
+            "Python reads it as a line break that the diff does not show, and replay refuses such an edit")
+
+
 VERSION_ONE = ("not replayable: a version-1 record, whose id is not over its content, so a diff changed in "
                "memory could not be told; `astra-memory memory migrate` gives it its content id")
 
@@ -239,7 +248,7 @@ class FixRecord(StoredRecord):
     # that had to be scrubbed of a secret is not the diff that was confirmed: replaying it would
     # write ``[REDACTED]`` into the code (``replay_refusal``).
     not_replayable: str | None = Field(default=None, max_length=500,
-                                       description="why the stored diff is never replayed (it was scrubbed)")
+                                       description="why the stored diff is never replayed (scrubbed, a lone CR)")
     # Optional and additive too: a fix learned from the project's git history (``astra-memory learn``),
     # with its commit. A version that does not know the key refuses the record (a damaged row to it).
     learned_from: LearnedFrom | None = Field(default=None, description="the commit a learned fix came from")
@@ -324,19 +333,22 @@ class FixRecord(StoredRecord):
         diff = value.get("diff")
         if isinstance(diff, str) and not value.get("not_replayable") and scrub(diff) != diff:
             value = {**value, "not_replayable": SCRUBBED_DIFF}  # an import, a store given a raw diff
+        elif isinstance(diff, str) and not value.get("not_replayable") and (lone_cr := lone_cr_refusal(diff)):
+            value = {**value, "not_replayable": lone_cr}  # a learned commit, an import: replay would refuse it
         return scrub_data(value)
 
     @property
     def replay_refusal(self) -> str:
         """Why replay never applies this record's diff, or "": the reason it was stored with, or, for
         a record stored before there was one, a ``[REDACTED]`` in its diff (a scrubbed secret cannot
-        be told from that text, so such a diff is never applied); a version-1 record's id is not over
+        be told from that text, so such a diff is never applied) or a lone carriage return it brings into
+        a file (``lone_cr_refusal``); a version-1 record's id is not over
         its content (``content_problem`` cannot check it), so it is never applied before ``memory migrate``."""
         if self.not_replayable:
             return self.not_replayable
         if self.schema_version < SCHEMA_VERSION:
             return VERSION_ONE
-        return SCRUBBED_BEFORE if REDACTED in self.diff else ""
+        return SCRUBBED_BEFORE if REDACTED in self.diff else lone_cr_refusal(self.diff)
 
     @property
     def embed_text(self) -> str:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
 
+from astra_memory.workspace.line_ends import has_lone_cr
+
 _HUNK_HEADER = re.compile(r"^@@ [^@]* @@.*$", re.MULTILINE)
 
 
@@ -125,6 +127,29 @@ def hunk_edits(diff: str) -> list[HunkEdit]:
                 raise DiffError(f"{patched.path}: a hunk without source lines cannot be located")
             edits.append(HunkEdit(_strip_prefix(patched.path), old, new, hunk.source_start))
     return edits
+
+
+def lone_cr_files(diff: str) -> list[str]:
+    """The files a hunk of ``diff`` brings a carriage return with no line feed into (its target lines hold
+    one, its source lines none): replay applies each hunk through ``apply_edit``, which refuses such a
+    ``new_text`` for a file without one (workspace/files.py, line_ends.has_lone_cr). Read from the diff
+    alone, so it also names a file that had a lone carriage return outside the hunk (which replay would
+    take): the rule errs on the side of not replaying. One rule for every way a diff enters memory
+    (``FixRecord``: a session's store, learn, ``memory import``) and for learn's refusal."""
+    if "\r" not in diff:
+        return []
+    try:
+        patch = _parse(diff)
+    except DiffError:
+        return []
+    found: list[str] = []
+    for patched in patch:
+        for hunk in patched:
+            old, new = _sides(hunk)
+            if has_lone_cr(new) and not has_lone_cr(old):
+                found.append(_strip_prefix(patched.path))
+                break
+    return found
 
 
 def _sides(hunk) -> tuple[str, str]:
