@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -196,6 +197,31 @@ def test_an_imported_record_naming_a_commit_does_not_make_it_learned_before(agen
     import_file(memory, line)
     assert memory.get(record.memory_id) is not None
     assert learned(memory, project_id) == {}  # the file's word: the commit is judged here
+
+
+def test_one_commit_confirmed_by_two_learns_at_once_is_one_confirmation(agent):
+    # case 18: two learns of one repository at once each stored the commit: 1 record, 2 confirmations
+    commit = Commit(sha="e" * 40, parent="f" * 40, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
+                    test_files=["tests/test_add.py"], source_files=["calc.py"])
+    diff = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+    verdict = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
+                      failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
+                      outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
+    stored: list[str] = []
+
+    def learn(thread: str, folder: str) -> None:  # each learn its own thread, as two `astra-memory learn`
+        stored.append(store_learned(agent.memory, commit, verdict, message="Fix add", source_diff=diff,
+                                    project=folder, project_id="git:0123", thread_id=thread).memory_id)
+
+    workers = [threading.Thread(target=learn, args=(f"learn-calc-{n}", folder))
+               for n, folder in enumerate(["calc", "calc", "clone"])]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert len(set(stored)) == 1 and agent.memory.count() == 1
+    record = agent.memory.get(stored[0])
+    assert [c.session_id for c in record.confirmations] == [f"learn-{commit.sha}"]
 
 
 def test_a_commit_gone_from_a_rewritten_history_is_named(tmp_path):

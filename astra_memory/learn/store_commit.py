@@ -11,7 +11,9 @@ per-test results: a learned fix replays for a recurring bug like any fix a sessi
 
 The same commit is one record however often it is learned: ``learned`` finds it by its commit (and
 project) before anything runs, and a store repeated after a crash is the same record with the same
-confirmation (the id is over the content; a confirmation counts once per thread: the learn's).
+confirmation (the id is over the content and the project's identity, not its folder's name; a
+confirmation counts once per session, and its session is the commit's, ``learn-<commit id>``: two
+learns of one commit at once, or a learn in a clone of the repository, add no second one).
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from astra_memory.stores.record import (
     cause_text_of,
     check_diff,
     content_problem,
+    legacy_memory_id_of,
     memory_id_of,
     read_stored,
     safe_problem,
@@ -240,6 +241,10 @@ class FixMemory:
         # The id over the fields as stored (scrubbed, trimmed): `memory import` recomputes it from
         # an exported record's content and refuses a mismatch, so the two must agree.
         record = check_diff(record.model_copy(update={"memory_id": memory_id_of(record)}))
+        legacy = legacy_memory_id_of(record)
+        if legacy and self.store.get(self.namespace, record.memory_id) is None and self.get(legacy) is not None:
+            # stored before the id left the folder's name out: the same fix is still that one record
+            record = record.model_copy(update={"memory_id": legacy})
         return self.put_record(record)
 
     def put_record(self, record: FixRecord) -> FixRecord:
@@ -321,17 +326,20 @@ def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = 
     """One record for two of the same fix: ``new``'s content (``existing``'s with ``keep_existing``),
     the first session's fields and time, every confirmation once.
 
-    A session counts once per kind (a resumed session that stores again adds nothing); when the
-    same session is on both sides as imported and as this installation's own, the own one is kept.
+    A session counts once per kind, by its ``session_id`` (a resumed session that stores again adds
+    nothing; a session's thread is its session id, except a learn's, whose session is the commit's
+    ``learn-<commit id>``: the same commit confirmed by two learns at once is one confirmation, outside
+    round 6 case 18); when the same session is on both sides as imported and as this installation's
+    own, the own one is kept.
     The list is kept in time order and bounded: beyond the bound imported confirmations go first,
     then the oldest, each counted (``imported_dropped``, ``confirmations_dropped``), not kept.
     """
     older = existing if existing.timestamp <= new.timestamp else new
     seen: dict[tuple[str, str], Confirmation] = {}
     for c in sorted([*existing.confirmations, *new.confirmations], key=lambda c: c.confirmed_at):
-        kept = seen.get((c.thread_id, c.kind))
+        kept = seen.get((c.session_id, c.kind))
         if kept is None or (kept.imported and not c.imported):
-            seen[(c.thread_id, c.kind)] = c
+            seen[(c.session_id, c.kind)] = c
     confirmations = sorted(seen.values(), key=lambda c: c.confirmed_at)
     dropped = existing.confirmations_dropped + new.confirmations_dropped
     imported_dropped = existing.imported_dropped + new.imported_dropped

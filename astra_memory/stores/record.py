@@ -53,12 +53,15 @@ def canonical_uuid(value: Any, what: str = "memory_id") -> str:
 
 
 def memory_id_for(*, project: str, error_type: str, diff: str, fix_description: str = "",
-                  file_paths: list[str] | None = None, project_id: str = "") -> str:
+                  file_paths: list[str] | None = None, project_id: str = "", named: bool = False) -> str:
     """uuid5 over what makes two confirmations the same fix: project, error type, normalised diff.
 
-    ``project_id`` (workspace/identity.py) is part of the key when the record has one: two folders of
-    one name holding different repositories store two records. A record from before it was kept
-    (none) keeps the id it had.
+    The project is its ``project_id`` (workspace/identity.py: its repository) when the record has
+    one, never its folder's name: the same fix stored from two clones of one repository in folders
+    of other names is one record (outside round 6, case 22), and two folders of one name holding
+    different repositories store two. A record without one (from before it was kept) has its id over
+    the name, as it had. ``named``: the id records with a project id had before (over the name as
+    well, ``legacy_memory_id_of``), which such a record keeps until ``memory migrate``.
 
     Another session confirming the same change (even at other line offsets) gets the same id, so
     its store adds a confirmation instead of a record. A record without a diff (imported, bench
@@ -67,8 +70,9 @@ def memory_id_for(*, project: str, error_type: str, diff: str, fix_description: 
     change = normalized_diff(diff)
     if not change:
         change = "\x1e".join(["no-diff", " ".join(fix_description.split()), *sorted(file_paths or [])])
-    key = "\x1f".join(["v2", project.strip(), error_type.strip(), change,
-                       *(["project_id", project_id.strip()] if project_id.strip() else [])])
+    who = project_id.strip()
+    name = project.strip() if named or not who else ""
+    key = "\x1f".join(["v2", name, error_type.strip(), change, *(["project_id", who] if who else [])])
     return str(uuid.uuid5(MEMORY_ID_NAMESPACE, key))
 
 
@@ -77,6 +81,19 @@ def memory_id_of(record: "FixRecord") -> str:
     return memory_id_for(project=record.project, error_type=record.error_type, diff=record.diff,
                          fix_description=record.fix_description, file_paths=record.file_paths,
                          project_id=record.project_id)
+
+
+def legacy_memory_id_of(record: "FixRecord") -> str | None:
+    """The id a record with a project id had before its id left the folder's name out (``memory_id_for``
+    ``named``), or None when it has no other: such a record still opens under it (``content_problem``),
+    a store of the same fix in the same folder adds to it (``FixMemory.store_fix_memory``), and
+    ``memory migrate`` gives it its id (merging the clones' records of one fix)."""
+    if not record.project_id.strip():
+        return None
+    named = memory_id_for(project=record.project, error_type=record.error_type, diff=record.diff,
+                          fix_description=record.fix_description, file_paths=record.file_paths,
+                          project_id=record.project_id, named=True)
+    return None if named == memory_id_of(record) else named
 
 
 def utc_now() -> datetime:
@@ -401,7 +418,9 @@ def content_problem(key: str, value: dict[str, Any]) -> str | None:
       ``DIFF_HASH_FIELD``: written with every record since it was added); a record written before
       holds none and is checked by its id alone;
     - a version-2 record's content (project, error type, normalised diff: ``memory_id_for``) still
-      gives its id, as ``memory import`` checks (stores/transfer.py ``checked_id``). A version-1 id was
+      gives its id, as ``memory import`` checks (stores/transfer.py ``checked_id``); a record with a
+      project id stored before its id left the folder's name out may give that id instead
+      (``legacy_memory_id_of``). A version-1 id was
       over the session, not the content: such a record is never replayed (``replay_refusal``).
 
     A row changed in the database (a diff given another line, id kept) fails it and is damaged:
@@ -417,11 +436,12 @@ def content_problem(key: str, value: dict[str, Any]) -> str | None:
                 f"is {diff_digest(diff)}): changed after it was stored")
     if int(value.get("schema_version") or SCHEMA_VERSION) < SCHEMA_VERSION:
         return None
-    expected = memory_id_for(project=str(value.get("project") or ""), error_type=str(value.get("error_type") or ""),
-                             diff=diff, fix_description=str(value.get("fix_description") or ""),
-                             file_paths=[str(p).strip() for p in value.get("file_paths") or []],
-                             project_id=str(value.get("project_id") or ""))
-    if expected != memory_id:
+    content = {"project": str(value.get("project") or ""), "error_type": str(value.get("error_type") or ""),
+               "diff": diff, "fix_description": str(value.get("fix_description") or ""),
+               "file_paths": [str(p).strip() for p in value.get("file_paths") or []],
+               "project_id": str(value.get("project_id") or "")}
+    expected = memory_id_for(**content)
+    if expected != memory_id and (not content["project_id"] or memory_id_for(**content, named=True) != memory_id):
         return (f"its content (project, error type, diff) gives the id {expected}, not {memory_id}: changed after it "
                 f"was stored")
     return None

@@ -41,6 +41,7 @@ from astra_memory.stores.record import (
     SCHEMA_VERSION,
     FixRecord,
     check_diff,
+    legacy_memory_id_of,
     memory_id_of,
     validate_record,
 )
@@ -73,11 +74,13 @@ def as_imported(record: FixRecord) -> FixRecord:
 
 
 def checked_id(record: FixRecord) -> FixRecord:
-    """The record with the id its content gives it; MemoryValidationError if a version-2 id differs."""
+    """The record with the id its content gives it; MemoryValidationError if a version-2 id differs. A
+    record with a project id exported before its id left the folder's name out keeps that id, which
+    its content gives too (``record.legacy_memory_id_of``; ``memory migrate`` moves it)."""
     expected = memory_id_of(record)
     if record.schema_version < SCHEMA_VERSION:
         return record.model_copy(update={"memory_id": expected, "schema_version": SCHEMA_VERSION})
-    if record.memory_id != expected:
+    if record.memory_id != expected and record.memory_id != legacy_memory_id_of(record):
         raise MemoryValidationError(
             f"memory_id {record.memory_id} is not this record's id: its content (project, error type, diff) "
             f"gives {expected}; an id is never taken from a file (refused)")
