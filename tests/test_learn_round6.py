@@ -70,6 +70,18 @@ def judge(project: Path, sha: str, tmp_path: Path):
 BASE = ("initial", {"calc.py": BUGGY, "tests/test_base.py": "def test_base():\n    assert True\n"})
 
 
+ADD_DIFF = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+CONFIRMED = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
+                    failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
+                    outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
+
+
+def fix_commit(sha: str, parent: str) -> Commit:
+    """A commit as learn's walk describes it: "Fix add", its test file and calc.py."""
+    return Commit(sha=sha, parent=parent, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
+                  test_files=["tests/test_add.py"], source_files=["calc.py"])
+
+
 def test_a_commit_whose_tests_failed_at_its_parent_only_where_they_ran_is_not_a_fix(tmp_path):
     # the test fails only in the first copy of the parent (a cause outside the source, like a clock in
     # case 05); the "fix" is a comment: before step 5 this was `confirmed` and stored
@@ -127,14 +139,9 @@ def test_a_diff_replay_would_refuse_is_never_stored_replayable_however_it_comes_
     # case 16: learn stored the lone-CR diff as an active record that replay then refused; one rule
     # (stores/record.py lone_cr_refusal) now marks it for every way in: learn's store, a session's, an import
     memory = agent.memory
-    commit = Commit(sha="c" * 40, parent="d" * 40, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
-                    test_files=["tests/test_add.py"], source_files=["calc.py"])
-    diff = ("--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n"
-            "+    return a + b\r    import os\n")
-    verdict = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
-                      failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
-                      outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
-    record = store_learned(memory, commit, verdict, message="Fix add", source_diff=diff, project="calc",
+    commit = fix_commit("c" * 40, "d" * 40)
+    diff = ADD_DIFF.replace("a + b\n", "a + b\r    import os\n")
+    record = store_learned(memory, commit, CONFIRMED, message="Fix add", source_diff=diff, project="calc",
                            project_id="git:0123")
     stored = memory.get(record.memory_id)
     assert stored.diff == diff and "carriage return with no line feed into calc.py" in stored.replay_refusal
@@ -182,13 +189,8 @@ def test_a_link_out_of_the_tree_is_refused(tmp_path):
 
 def test_an_imported_record_naming_a_commit_does_not_make_it_learned_before(agent, tmp_path):
     memory, project_id = agent.memory, "git:0123456789abcdef0123456789abcdef"
-    commit = Commit(sha="a" * 40, parent="b" * 40, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
-                    test_files=["tests/test_add.py"], source_files=["calc.py"])
-    diff = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
-    verdict = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
-                      failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
-                      outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
-    record = store_learned(memory, commit, verdict, message="Fix add", source_diff=diff, project="calc",
+    commit = fix_commit("a" * 40, "b" * 40)
+    record = store_learned(memory, commit, CONFIRMED, message="Fix add", source_diff=ADD_DIFF, project="calc",
                            project_id=project_id)
     assert set(learned(memory, project_id)) == {commit.sha}  # learned here: skipped next time
     line = tmp_path / "other-installation.jsonl"
@@ -201,16 +203,11 @@ def test_an_imported_record_naming_a_commit_does_not_make_it_learned_before(agen
 
 def test_one_commit_confirmed_by_two_learns_at_once_is_one_confirmation(agent):
     # case 18: two learns of one repository at once each stored the commit: 1 record, 2 confirmations
-    commit = Commit(sha="e" * 40, parent="f" * 40, subject="Fix add", author_date="2026-12-04T10:00:00+00:00",
-                    test_files=["tests/test_add.py"], source_files=["calc.py"])
-    diff = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
-    verdict = Verdict(verdict="confirmed", failing_tests=["tests/test_add.py::test_add"],
-                      failing_output="FAILED tests/test_add.py::test_add - AssertionError: assert -1 == 5",
-                      outcome="1 of 1 failing tests now pass; 2 passed, 0 failed")
+    commit = fix_commit("e" * 40, "f" * 40)
     stored: list[str] = []
 
     def learn(thread: str, folder: str) -> None:  # each learn its own thread, as two `astra-memory learn`
-        stored.append(store_learned(agent.memory, commit, verdict, message="Fix add", source_diff=diff,
+        stored.append(store_learned(agent.memory, commit, CONFIRMED, message="Fix add", source_diff=ADD_DIFF,
                                     project=folder, project_id="git:0123", thread_id=thread).memory_id)
 
     workers = [threading.Thread(target=learn, args=(f"learn-calc-{n}", folder))
