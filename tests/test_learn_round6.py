@@ -232,12 +232,16 @@ def test_a_commit_gone_from_a_rewritten_history_is_named(tmp_path):
         change_of(project, item)
 
 
-def test_a_subjects_keys_are_scrubbed_and_its_markup_and_escapes_printed_as_text(tmp_path):
+def test_a_subjects_keys_are_scrubbed(tmp_path):
+    # case 08: the subject's keys were printed raw by learn's table and --json and kept in its checkpoints
     key = "sk-proj-" + "r6A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0"
-    subject = f"Fix add [bold red]URGENT[/bold red] \x1b]52;c;cHduZWQ=\x07 OPENAI_API_KEY={key}"
-    shas = history(tmp_path / "p", [BASE, (subject, {"calc.py": FIXED, "tests/test_add.py": ADD_TEST})])
+    shas = history(tmp_path / "p", [BASE, (f"Fix add OPENAI_API_KEY={key}", {"calc.py": FIXED, "tests/test_add.py": ADD_TEST})])
     item = next(c for c in walk(tmp_path / "p") if c.sha == shas[1])
     assert key not in item.subject and "[REDACTED]" in item.subject
+
+
+def test_a_subjects_markup_and_escapes_are_printed_as_text():
+    # case 09: learn's table read Rich markup in a subject and wrote its terminal escapes raw
     from astra_memory.cli import learn as cli_learn
     from astra_memory.cli.common import err
 
@@ -245,8 +249,9 @@ def test_a_subjects_keys_are_scrubbed_and_its_markup_and_escapes_printed_as_text
     saved = err.file
     err.file = buffer
     try:
-        cli_learn.print_summary({"workspace": str(tmp_path / "p"), "results": [
-            {"sha": item.sha, "subject": item.subject, "verdict": "confirmed", "reason": "ok"}],
+        cli_learn.print_summary({"workspace": "/p", "results": [
+            {"sha": "a" * 40, "subject": "Fix add [bold red]URGENT[/bold red] \x1b]52;c;cHduZWQ=\x07 \x1b[2J",
+             "verdict": "confirmed", "reason": "ok"}],
             "counts": {"confirmed": 1}, "judged": 1, "candidates": 1, "skipped": [], "status": "done",
             "thread_id": "learn-x"})
     finally:
