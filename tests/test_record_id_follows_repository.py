@@ -19,7 +19,9 @@ def test_the_same_fix_from_clones_in_folders_of_other_names_is_one_record(memory
     first = confirm(memory, "in-calc", project="calc", project_id=REPOSITORY)
     second = confirm(memory, "in-clone", project="clone", project_id=REPOSITORY)
     assert second.memory_id == first.memory_id and memory.count() == 1
-    assert [c.session_id for c in memory.get(first.memory_id).confirmations] == ["in-calc", "in-clone"]
+    record = memory.get(first.memory_id)
+    assert [(c.session_id, c.project) for c in record.confirmations] == [("in-calc", "calc"), ("in-clone", "clone")]
+    assert record.project == "calc"  # the name it was first stored under
     other = confirm(memory, "elsewhere", project="calc", project_id="git:another-repository")
     assert other.memory_id != first.memory_id and memory.count() == 2  # one name, two repositories: two fixes
 

@@ -362,6 +362,7 @@ def merge_records(existing: FixRecord, new: FixRecord, *, keep_existing: bool = 
         "confirmations_dropped": min(dropped, MAX_DROPPED), "imported_dropped": min(imported_dropped, MAX_DROPPED),
         "timestamp": older.timestamp, "session_id": older.session_id, "thread_id": older.thread_id,
         "outcome": older.outcome, "model": older.model,
+        "project": older.project,  # the folder it was first stored from (clones of one repository: one record)
         "updated_at": max(existing.updated_at, new.updated_at),
         "status": status_from.status, "status_reason": status_from.status_reason,
         "superseded_by": status_from.superseded_by,
