@@ -8,7 +8,9 @@ was chosen: on the development data only.
 For each candidate value, what a session's first search would show (the product's rule: minimum
 cosine, fused floor and margin, top 3, and the evidence gate with that value), and its figures:
 precision of the hits shown, how many queries with a relevant fix were shown one, and how many with
-nothing relevant were shown nothing.
+nothing relevant were shown nothing. The choice: the value with the most queries answered right
+over all these sets together (shown a relevant fix where there is one, nothing where there is none);
+a tie goes to the higher value (fewer hits shown).
 
     .venv/bin/python scripts/confidence_choice.py /tmp/hb-dev/history.json
 """
@@ -37,8 +39,8 @@ def shown(scored: list[dict], value: float) -> list[str]:
     return [scored[i]["id"] for i in keep]
 
 
-def figures(rows: list[tuple[list[dict], list[str]]], value: float) -> str:
-    """rows: (the scored ranking, the relevant ids) per query."""
+def figures(rows: list[tuple[list[dict], list[str]]], value: float) -> tuple[str, int]:
+    """rows: (the scored ranking, the relevant ids) per query; the figures, and the queries answered right."""
     hits = good = found = abstained = 0
     with_rel = sum(bool(rel) for _, rel in rows)
     for scored, relevant in rows:
@@ -48,7 +50,8 @@ def figures(rows: list[tuple[list[dict], list[str]]], value: float) -> str:
         found += bool(relevant) and any(i in relevant for i in ids)
         abstained += not relevant and not ids
     precision = f"{good / hits:.2f}" if hits else "-"
-    return f"prec {precision} ({good}/{hits}), shown a relevant {found}/{with_rel}, abstained {abstained}/{len(rows) - with_rel}"
+    return (f"prec {precision} ({good}/{hits}), shown a relevant {found}/{with_rel}, "
+            f"abstained {abstained}/{len(rows) - with_rel}", found + abstained)
 
 
 def retrieval_rows(path: Path, embeddings) -> list[tuple[list[dict], list[str]]]:
@@ -75,10 +78,17 @@ def main(history_json: str) -> None:
     embeddings = make_embeddings("minilm")
     for name, path in (("retrieval dev", SHIPPED_CASES), ("retrieval dev-extra", DEV_EXTRA_CASES)):
         sets[name] = retrieval_rows(path, embeddings)
+    right = {}
     for value in VALUES:
         print(f"min cosine without evidence {value:.2f}")
+        right[value] = 0
         for name, rows in sets.items():
-            print(f"  {name}: {figures(rows, value)}")
+            text, count = figures(rows, value)
+            right[value] += count
+            print(f"  {name}: {text}")
+        print(f"  answered right, all sets: {right[value]} of {sum(len(rows) for rows in sets.values())}")
+    best = max(VALUES, key=lambda v: (right[v], v))
+    print(f"chosen: {best:.2f} (offset {best - FUSED_FLOOR:+.2f} over the fused floor {FUSED_FLOOR})")
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def test_another_projects_fix_at_a_middling_score_is_not_shown_and_the_model_rea
                                                      "[2] == [2, 3]"), "argument order of thread_last")
         store(memory, "semver-fix", "semver", symptom("test_compare_major", 'semver.compare("1.0.0", "2.0.0") == -1',
                                                        "1 == -1"), "operands swapped in compare")
-        middling = symptom("test_thread_values", "pipe([3], inc) == [4]", "[3] == [4]")
+        middling = symptom("test_pipe_values", "pipe([3], dec) == [4]", "[3] == [4]")
         ranked = memory.search_codebase_memory(middling, top_k=5, min_score=-1, project_id="test:semver")
         best = ranked[0]
         # above the fused floor, so shown before this rule; below the cosine a match by meaning needs
