@@ -128,6 +128,7 @@ class MemoryHitInfo(TypedDict):
     score: float
     session_id: str
     project: str
+    evidence: NotRequired[str]  # what a symptom search's hit was shown on (stores/confidence.py)
 
 
 class AttemptHitInfo(TypedDict):
@@ -310,7 +311,8 @@ def memory_result(query: str, hits: list[Any], text: str) -> MemoryResult:
     """The delivered result of a memory search (stores.memory.MemoryHit list)."""
     return MemoryResult(query=query, text=text, delivered=True, hits=[
         MemoryHitInfo(memory_id=h.record.memory_id, score=round(h.score, 4), session_id=h.record.session_id,
-                      project=h.record.project) for h in hits])
+                      project=h.record.project, **({"evidence": h.evidence} if getattr(h, "evidence", None) else {}))
+        for h in hits])
 
 
 def attempt_hit_info(hit: Any) -> AttemptHitInfo:

@@ -38,9 +38,12 @@ def symptom(test: str) -> str:
 def test_the_failing_tests_are_read_back_from_the_symptom_line():
     assert failing_test_names(symptom("test_compare_major")) == {"compare major"}
     assert failing_test_names("AssertionError: assert 1 == -1") == frozenset()  # a model's own query
+    # a parametrized test's cases are one test
+    assert failing_test_names("E\nfailing tests: parse date [2014-02]; parse date [2014]; ceil") == {"parse date", "ceil"}
     value = {"project": "semver", "project_id": "semver", "symptom": symptom("test_compare_major")}
-    assert another_bug_of_the_project(value, "semver", frozenset({"bump patch"}))
-    assert not another_bug_of_the_project(value, "semver", frozenset({"compare major", "bump patch"}))
+    through = frozenset({"semver.version.bump"})  # this failure went through one of the project's functions
+    assert another_bug_of_the_project(value, "semver", frozenset({"bump patch"}), through)
+    assert not another_bug_of_the_project(value, "semver", frozenset({"compare major", "bump patch"}), through)
     assert not another_bug_of_the_project(value, "toolz", frozenset({"bump patch"}))  # another project's fix
     assert not another_bug_of_the_project(value, None, frozenset({"bump patch"}))  # no project: no rule
     assert not another_bug_of_the_project(value, "semver", frozenset())  # a query naming no tests
@@ -55,14 +58,16 @@ def test_the_failing_tests_are_read_back_from_the_symptom_line():
 def test_a_fix_for_other_tests_in_a_function_this_failure_went_through_is_kept():
     """A later bug in the same function makes other tests fail (bench history, docs/results.md): a
     project's fix for other tests stays a candidate when its failure's traceback went through one of
-    the project's functions this failure's went through; one that shares none is still left out."""
+    the project's functions this failure's went through, or its diff changed one; one that shares none
+    is still left out; and where this failure went through none of them, the rule cannot tell."""
     value = {"project_id": "semver", "symptom": symptom("test_compare_major") + "\nin: semver.version.compare"}
     assert traceback_functions(value["symptom"]) == {"semver.version.compare"}
     assert traceback_functions(symptom("test_compare_major")) == frozenset()
     bump = frozenset({"bump patch"})
     assert not another_bug_of_the_project(value, "semver", bump, frozenset({"semver.version.compare", "x.y"}))
     assert another_bug_of_the_project(value, "semver", bump, frozenset({"semver.version.bump"}))
-    assert another_bug_of_the_project(value, "semver", bump)  # a failure whose traceback names none of ours
+    # a failure whose traceback went through none of ours (the assertion failed in the test): cannot tell, kept
+    assert not another_bug_of_the_project(value, "semver", bump)
     plain = {"project_id": "semver", "symptom": symptom("test_compare_major")}
     assert another_bug_of_the_project(plain, "semver", bump, frozenset({"semver.version.compare"}))
 
@@ -80,9 +85,13 @@ def test_a_project_sees_its_recurrence_and_not_its_other_bugs(tmp_path):
         same_tests = _store(memory, "semver", "test_compare_major", "operands swapped in compare")
         other_tests = _store(memory, "semver", "test_bump_prerelease", "prerelease token default")
         other_project = _store(memory, "toolz", "test_compare_major", "argument order of thread_last")
-        query = symptom("test_compare_major")
+        query = symptom("test_compare_major") + "\nin: semver.version.compare"
         found = {h.record.memory_id for h in memory.search_codebase_memory(query, top_k=10, project_id="test:semver")}
         assert found == {same_tests.memory_id, other_project.memory_id}
+        # where the failure went through none of the project's functions, the rule cannot tell: kept
+        unplaced = symptom("test_compare_major")
+        found = {h.record.memory_id for h in memory.search_codebase_memory(unplaced, top_k=10, project_id="test:semver")}
+        assert other_tests.memory_id in found
         # Another project searching, or a search for no project: nothing is left out.
         for project in ("toolz", None):
             project_id = f"test:{project}" if project else None

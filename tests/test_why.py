@@ -98,5 +98,26 @@ def test_memory_search_at_the_terminal_says_why():
     found = run_cli("memory", "search", "AssertionError: second origin rejected by parse_origins")
     assert found.returncode == 0, found.stderr
     lines = found.stdout.splitlines()
-    assert lines[0].startswith("1. score ") and lines[1].startswith("   why: shares ")
+    assert lines[0].startswith("1. score ") and lines[1].startswith("   why: shown as a strong match by meaning; shares ")
     assert "parse_origins" in lines[1] and "the last shown" in lines[1]
+
+
+def test_a_hit_says_which_failing_tests_functions_and_files_of_this_failure_it_shares(memory):
+    """Symptoms as sessions write them (testrun/symptoms.py): the failing tests as words, the ``in:`` line."""
+    stored = dict(ORIGINS, symptom="AssertionError: ' b.example' kept a blank\nfailing tests: second origin allowed\n"
+                                   "in: app.settings.load, app.settings.parse_origins")
+    memory.store_fix_memory(**stored)
+    query = ("AssertionError: ' c.example' kept a blank\nfailing tests: second origin allowed; third origin\n"
+             "in: app.settings.parse_origins\napp/settings.py:4: in parse_origins")
+    line = why_line(memory, query)
+    assert 'same failing test(s) ["second origin allowed"]' in line
+    assert 'same function(s) ["app.settings.parse_origins"]' in line
+    assert 'its fix changed ["app/settings.py"], named in this failure' in line
+    # another failure of the project, through no function of the fix, naming none of its files
+    other = why_line(memory, "AssertionError: 3 != 4\nfailing tests: totals add up\nin: app.money.total")
+    assert "same failing test" not in other and "same function" not in other and "its fix changed" not in other
+
+
+def why_line(memory, query: str) -> str:
+    hits = memory.search_codebase_memory(query, top_k=1, min_score=-1)
+    return next(x for x in format_hits(hits, query=query).splitlines() if x.startswith("  why: "))

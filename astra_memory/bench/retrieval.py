@@ -87,10 +87,12 @@ SYSTEM_LABELS = {
 @dataclass
 class Ranked:
     """One system's answer to one query: record ids best first (excluded records removed), their
-    cosine scores and, from the product's hybrid search, the fused scores it ranks and delivers by."""
+    cosine scores and, from the product's hybrid search, the fused scores it ranks and delivers by and
+    the evidence each may be shown on (stores/confidence.py; None where the search did not ask)."""
     ids: list[str]
     scores: list[float | None]
     fused: list[float | None] | None = None
+    evidence: list[str | None] | None = None
 
     def first_relevant_rank(self, relevant: set[str]) -> int | None:
         for position, rid in enumerate(self.ids, start=1):
@@ -173,7 +175,8 @@ def ranked(hits, exclude: list[str]) -> Ranked:
     """Search hits as case record ids (a case record is stored with its id as the session id),
     without the query's excluded records."""
     kept = [h for h in hits if h.record.session_id not in exclude]
-    return Ranked([h.record.session_id for h in kept], [h.score for h in kept], [h.fused for h in kept])
+    return Ranked([h.record.session_id for h in kept], [h.score for h in kept], [h.fused for h in kept],
+                  [h.evidence for h in kept])
 
 
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$")
@@ -239,8 +242,10 @@ def _shown(ranked: Ranked, min_score: float, floor: float | None = FUSED_FLOOR,
     if not ranked.ids or ranked.scores[0] is None:
         return ranked.ids[:SESSION_TOP_K]  # BM25 has no calibrated score: it shows its top 3
     fused = ranked.fused if floor is not None and ranked.fused and None not in ranked.fused else None
+    # The product's evidence rule (stores/confidence.py) with its fused rule; a hit that was not asked passes.
+    allowed = [e is None or bool(e) for e in ranked.evidence] if fused is not None and ranked.evidence else None
     keep = deliverable([float(s) for s in ranked.scores], min_score, SESSION_TOP_K,
-                       margin=margin if fused is not None else None, fused=fused, floor=floor or 0.0)
+                       margin=margin if fused is not None else None, fused=fused, floor=floor or 0.0, allowed=allowed)
     return [ranked.ids[i] for i in keep]
 
 

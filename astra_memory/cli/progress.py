@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from astra_memory.cli.common import lit
+from astra_memory.stores.confidence import NO_CONFIDENT_MATCH
 
 # What a running node is doing, for the spinner line (a node not named here shows its name).
 RUNNING = {"observe": "running the project's tests", "investigate": "waiting for the model",
@@ -33,13 +34,15 @@ def node_detail(node: str, update: dict) -> str:
         detail = update["test_runs"][-1].get("outcome", "")
     elif node == "memory_search" and update.get("memory"):
         hits = update["memory"]["hits"]
-        detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+        detail = (f"{len(hits)} hit(s), best {hits[0]['score']:.4f} from {hits[0]['session_id']}"
+                  + (f", shown as {hits[0]['evidence']}" if hits[0].get("evidence") else "") if hits
+                  else NO_CONFIDENT_MATCH)
         if update["memory"].get("damaged_skipped"):
             detail += f"; {update['memory']['damaged_skipped']} damaged record(s) skipped (events.jsonl names them)"
     elif node == "diagnosis_search" and update.get("diagnosis"):
         found = update["diagnosis"]["hits"]
-        detail = f"{len(found)} hit(s) for the diagnosis" + (
-            f", best {found[0]['score']:.4f} from {found[0]['session_id']}" if found else "")
+        detail = (f"{len(found)} hit(s) for the diagnosis, best {found[0]['score']:.4f} from {found[0]['session_id']}"
+                  if found else f"{NO_CONFIDENT_MATCH} for the diagnosis")
     elif node == "replay" and update.get("replay"):
         from astra_memory.rules.replay_candidates import passed_over_lines
 

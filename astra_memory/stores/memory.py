@@ -17,6 +17,7 @@ from langgraph.store.base import BaseStore, Item
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.attempts import AttemptMemory
+from astra_memory.stores.confidence import evidence, min_cosine_without_evidence
 from astra_memory.stores.evidence import evidence_order
 from astra_memory.stores.hybrid import (
     CANDIDATE_POOL,
@@ -63,16 +64,19 @@ SEARCHED_AGAINST = ("symptom", "cause")  # what a query's words are matched with
 
 @dataclass(frozen=True)
 class MemoryHit:
-    """A record found by search, with its cosine similarity to the query and, from a hybrid search,
-    the fused score it was ranked and delivered by (stores/hybrid.py)."""
+    """A record found by search, with its cosine similarity to the query, from a hybrid search the
+    fused score it was ranked and delivered by (stores/hybrid.py), and from a symptom search the
+    evidence it may be shown on (stores/confidence.py: "" for none; None where it is not asked)."""
 
     record: FixRecord
     score: float
     fused: float | None = None
+    evidence: str | None = None
 
     def to_dict(self) -> dict:
         fused = {} if self.fused is None else {"fused": round(self.fused, 4)}
-        return {"score": round(self.score, 4), **fused, **self.record.model_dump(mode="json")}
+        shown_on = {} if self.evidence is None else {"evidence": self.evidence}
+        return {"score": round(self.score, 4), **fused, **shown_on, **self.record.model_dump(mode="json")}
 
 
 def lexical_text(value: dict, against: str) -> str:
@@ -168,8 +172,8 @@ class FixMemory:
         # invalidated fix is never returned, nor weighs on the others' lexical scores.
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
+        failing, functions = failing_test_names(query), traceback_functions(query)
         if against == "symptom" and project_id:  # the project's fixes of other tests: another bug (stores/recurrence.py)
-            failing, functions = failing_test_names(query), traceback_functions(query)
             items = [item for item in items
                      if not another_bug_of_the_project(item.value, project_id, failing, functions)]
         cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
@@ -184,13 +188,19 @@ class FixMemory:
             ranked = [ranked[i] for i in order]
         ranked.sort(key=lambda row: row[0].value.get("status") == "superseded")  # below every active fix (stable)
         # The minimum score is calibrated on the cosine; the floor and the margin on the fused score.
-        cut = self.hybrid and threshold > 0  # else every rank (benches, tools): no floor, no margin
+        cut = self.hybrid and threshold > 0  # else every rank (benches, tools): no floor, no margin, no gate
         cause = against == "cause"  # the diagnosis search has its own cut-off (stores/hybrid.py)
+        # A symptom search's hit needs evidence to be shown (stores/confidence.py); each hit carries its own,
+        # so a bench that asks for every rank can apply the product's rule (bench/retrieval.py ``_shown``).
+        needed = min_cosine_without_evidence(self.floor)
+        shown_on = [None if cause else evidence(item.value, cosine, project_id, failing, functions, needed)
+                    for item, cosine, _ in ranked]
         keep = deliverable([c for _, c, _ in ranked], threshold, top_k,
                            floor=self.floor + (DIAGNOSIS_FLOOR_OFFSET if cause else 0.0),
                            margin=DIAGNOSIS_MARGIN if cause and cut else None,
-                           fused=[f for _, _, f in ranked] if cut else None)
-        hits = [(self.record_of(ranked[i][0]), ranked[i][1], ranked[i][2]) for i in keep]
+                           fused=[f for _, _, f in ranked] if cut else None,
+                           allowed=[e is None or bool(e) for e in shown_on] if cut and needed > float("-inf") else None)
+        hits = [(self.record_of(ranked[i][0]), ranked[i][1], ranked[i][2], shown_on[i]) for i in keep]
         return [MemoryHit(*hit) for hit in hits if hit[0] is not None]  # None: valid only unscrubbed (a hand edit)
 
     # -- store ----------------------------------------------------------------------------

@@ -11,10 +11,14 @@ back makes the same tests fail again.
 The rule: in a symptom search for a project, a fix stored for that same project is a candidate only
 if its symptom names at least one of the failing tests the query names (both written by
 ``testrun.symptoms.symptom_query``), or if its failure's traceback went through one of the project's
-functions this failure's went through (their ``in:`` lines): a later bug in the same function makes
-other tests fail (bench history, docs/results.md). Fixes of other projects are untouched, and so is a search whose
-query names no tests (the model's own search) or whose record names none (stored without them): there
-the rule cannot tell, and keeps the fix. The diagnosis search is untouched: it matches causes without
+functions this failure's went through (their ``in:`` lines), or if its diff changed one of the functions
+this failure went through (stores/confidence.py ``changed_functions``): a later bug in the same function
+makes other tests fail (bench history, docs/results.md). Fixes of other projects are untouched, and so is a search whose
+query names no tests (the model's own search) or whose record names none (stored without them), and a
+failure whose traceback went through none of the project's functions (no ``in:`` line: the assertion
+failed in the test itself, as most of a real history's do): there the rule cannot tell, and keeps the
+fix, which then needs evidence or a strong match by meaning to be shown (stores/confidence.py). A
+parametrized test's cases are one test (``testrun.symptoms.failing_test_names``). The diagnosis search is untouched: it matches causes without
 the project's names (stores/mechanism.py).
 """
 
@@ -22,19 +26,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from astra_memory.stores.confidence import changed_functions, frame_names
 from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 
 def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, failing: frozenset[str],
                                functions: frozenset[str] = frozenset()) -> bool:
     """True when the stored fix ``value`` is for the project ``project_id`` (its repository,
-    workspace/identity.py; never a folder name), was for none of the ``failing`` tests, and its
-    failure's traceback went through none of the project's ``functions`` this one's went through (a
-    later bug in the same function makes other tests fail: bench history, docs/results.md)."""
+    workspace/identity.py; never a folder name), was for none of the ``failing`` tests, and this
+    failure went through some of the project's ``functions``, none of which its failure's traceback
+    went through or its diff changed (a later bug in the same function makes other tests fail: bench
+    history, docs/results.md)."""
     if not project_id or not failing or value.get("project_id") != project_id:
         return False
     symptom = str(value.get("symptom") or "")
     tests = failing_test_names(symptom)
-    if not tests or tests & failing:
-        return False
-    return not (functions and traceback_functions(symptom) & functions)
+    if not tests or tests & failing or not functions:
+        return False  # the same test; or the rule cannot tell: either names no test, or no function of the project
+    if changed_functions(str(value.get("diff") or "")) & frame_names(functions):
+        return False  # its fix changed a function this failure went through (stores/confidence.py)
+    return not traceback_functions(symptom) & functions

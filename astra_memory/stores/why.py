@@ -1,11 +1,14 @@
 """Why a hit was shown: what of this failure it shares, how far it stands above the next, whose it is.
 
 A score alone does not tell a model or a person whether a stored fix is about their bug (issue 35:
-"hits that explain themselves"). Each hit gets one line: the names and words of the query that the
-record also holds (its symptom, fix, cause, files and the functions its diff touches), the failing
-tests both name, its score and its margin over the next hit shown, same project or another, its age
-and how often this installation confirmed it. A hit that shares no word is said to match by meaning
-only. The words are the record's own text, so they are quoted like every stored value.
+"hits that explain themselves"). Each hit gets one line: the evidence it was shown on
+(stores/confidence.py), the failing tests both name (as ids, or as the names in words a symptom
+holds), the functions of this failure it shares (its traceback went through them, or its diff changed
+them), the files of the fix this failure names, the other names and words of the query that the record
+also holds (its symptom, fix, cause, files and the functions its diff touches), its score and its
+margin over the next hit shown, same project or another, its age and how often this installation
+confirmed it. A hit that shares no word is said to match by meaning only. The words are the record's
+own text, so they are quoted like every stored value.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
+
+from astra_memory.stores.confidence import changed_functions
+from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 TEST_ID = re.compile(r"[\w./-]+\.py::[\w\[\]./:-]+")
@@ -56,6 +62,24 @@ def shared(query: str, record) -> tuple[list[str], list[str]]:
     return tests, [word for low, word in words(query).items() if low in held][:MAX_WORDS]
 
 
+def names_file(output: str, path: str) -> bool:
+    """Whether ``output`` names the file ``path`` (relative to the project, as pytest prints it, or at
+    the end of an absolute path), as a whole name: ``test_parse.py`` does not name ``parse.py``."""
+    return re.search(r"(?:^|[\s/\\\"'(])" + re.escape(path) + r"(?=$|[\s:\"'),])", output, re.MULTILINE) is not None
+
+
+def names_shared(query: str, record) -> tuple[list[str], list[str], list[str]]:
+    """(the failing tests both symptoms name in words, the functions of this failure the record's failure
+    went through or its diff changed, the record's files the query names), each sorted."""
+    tests = sorted(failing_test_names(query) & failing_test_names(record.symptom))
+    frames = traceback_functions(query)
+    through = {f for f in frames if f in traceback_functions(record.symptom)}
+    changed = changed_functions(record.diff or "")
+    through |= {f for f in frames if f.rsplit(".", 1)[-1] in changed}
+    files = [p for p in record.file_paths if p and names_file(query or "", p)]
+    return tests, sorted(through), sorted(files)
+
+
 def _age(timestamp: datetime, now: datetime) -> str:
     days = max(0, (now - timestamp).days)
     return "today" if days == 0 else f"{days} day(s) ago"
@@ -67,9 +91,18 @@ def why(hit, query: str, next_rank: float | None, project_id: str | None,
     (None for the last); ``show`` quotes the record's words (for the model) or prints them plain."""
     record = hit.record
     tests, common = shared(query, record)
+    named, functions, files = names_shared(query, record)
     parts = []
+    if getattr(hit, "evidence", None):  # what it was shown on (stores/confidence.py)
+        parts.append(f"shown as {hit.evidence}")
     if tests:
         parts.append(f"names the failing test(s) {show(tests, 300)}")
+    if named:
+        parts.append(f"same failing test(s) {show(named, 300)}")
+    if functions:
+        parts.append(f"same function(s) {show(functions, 300)}")
+    if files:
+        parts.append(f"its fix changed {show(files, 300)}, named in this failure")
     parts.append(f"shares {show(common, 300)}" if common else "shares no name or word with this failure "
                  "(a match by meaning only)")
     rank = hit.fused if hit.fused is not None else hit.score

@@ -461,6 +461,9 @@ FAILING_TESTS_LABEL = "failing tests: "  # the line of a symptom (symptom_query)
 FRAMES_LABEL = "in: "  # the line that names the project's functions the tracebacks went through
 
 
+PARAMETERS = re.compile(r"\s*\[.*$")  # a parametrized test's case, from its first "[" (testrun ``_humanise``)
+
+
 def _listed(symptom: str, label: str, separator: str) -> frozenset[str]:
     """The items of the line of a ``symptom_query`` text that starts with ``label``; empty without one."""
     for line in (symptom or "").splitlines():
@@ -470,9 +473,11 @@ def _listed(symptom: str, label: str, separator: str) -> frozenset[str]:
 
 
 def failing_test_names(symptom: str) -> frozenset[str]:
-    """The failing tests a symptom written by ``symptom_query`` names (as words, ``"ceil basic"``); empty
-    for a text without that line (a model's own query, a record stored without it)."""
-    return _listed(symptom, FAILING_TESTS_LABEL, ";")
+    """The failing tests a symptom written by ``symptom_query`` names (as words, ``"ceil basic"``), without
+    their parameters (``"parse valid date [2014-02]"`` is the test ``"parse valid date"``: another case of
+    the same test); empty for a text without that line (a model's own query, a record stored without it)."""
+    return frozenset(name for name in (PARAMETERS.sub("", n).strip() for n in _listed(symptom, FAILING_TESTS_LABEL, ";"))
+                     if name)
 
 
 def traceback_functions(symptom: str) -> frozenset[str]:

@@ -1,0 +1,101 @@
+"""A symptom search shows a hit only on evidence (stores/confidence.py): this project's fix for the same
+failing test or through the same function, or a strong match by meaning; else "no confident match",
+to the model (format_hits) and to the person (the progress line, `memory search`)."""
+
+from __future__ import annotations
+
+from astra_memory.backends.sqlite.store import open_sqlite_store
+from astra_memory.cli.progress import node_detail
+from astra_memory.state import memory_result
+from astra_memory.stores.confidence import (
+    CHANGED_FUNCTION,
+    MIN_COSINE_WITHOUT_EVIDENCE,
+    NO_CONFIDENT_MATCH,
+    SAME_FUNCTION,
+    SAME_TEST,
+    STRONG_MEANING,
+    evidence,
+)
+from astra_memory.stores.embeddings import HashEmbeddings
+from astra_memory.stores.format import NO_RESULTS, format_hits
+from astra_memory.stores.memory import FixMemory
+from astra_memory.stores.recurrence import another_bug_of_the_project
+from astra_memory.testrun.symptoms import failing_test_names, parse_failure, symptom_query, traceback_functions
+
+OUTCOME = "pytest passed with exit code 0 (9 passed)"
+OUTPUT = """\
+=================================== FAILURES ===================================
+_______________________________ {test} ________________________________
+
+    def {test}():
+>       assert {code}
+E       AssertionError: assert {message}
+
+tests/test_lib.py:12: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_lib.py::{test} - AssertionError: assert {message}
+========================= 1 failed, 8 passed in 0.05s ==========================
+"""
+
+
+def symptom(test: str, code: str, message: str) -> str:
+    return symptom_query(parse_failure(OUTPUT.format(test=test, code=code, message=message)))
+
+
+def store(memory: FixMemory, session: str, project: str, text: str, fix: str) -> None:
+    memory.store_fix_memory(fix_description=fix, error_type="AssertionError", file_paths=["lib.py"], outcome=OUTCOME,
+                            confirmed_outcome=OUTCOME, symptom=text, diff="-a\n+b\n", session_id=session,
+                            project=project, project_id=f"test:{project}")
+
+
+def test_evidence_is_the_same_test_or_function_of_this_project_or_a_strong_meaning():
+    query = "AssertionError\nfailing tests: compare major\nin: compare, _cmp"
+    failing, functions = failing_test_names(query), traceback_functions(query)
+    own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
+    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: _cmp"}
+    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: bump"}
+    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
+    args = ("test:semver", failing, functions)
+    assert evidence(own, 0.2, *args) == SAME_TEST
+    assert evidence(through, 0.2, *args) == SAME_FUNCTION
+    assert evidence(neither, 0.2, *args) == ""
+    changed = dict(neither, diff="--- a/semver.py\n+++ b/semver.py\n@@ -9,1 +9,1 @@ def _cmp(a, b):\n-    x\n+    y\n")
+    assert evidence(changed, 0.2, *args) == CHANGED_FUNCTION  # its fix changed a function this failure went through
+    assert another_bug_of_the_project(neither, *args) and not another_bug_of_the_project(changed, *args)
+    assert evidence(other, MIN_COSINE_WITHOUT_EVIDENCE - 0.01, *args) == ""  # another project's names prove nothing
+    assert evidence(other, MIN_COSINE_WITHOUT_EVIDENCE, *args) == STRONG_MEANING
+    assert evidence(own, 0.2, None, failing, functions) == ""  # a search for no project: meaning alone
+
+
+def test_another_projects_fix_at_a_middling_score_is_not_shown_and_the_model_reads_so(tmp_path):
+    with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as opened:
+        memory = FixMemory(opened)  # the product's cut-off (min score 0.15, fused floor 0.35)
+        store(memory, "toolz-fix", "toolz", symptom("test_thread_last", "thread_last([1, 2], inc) == [2, 3]",
+                                                     "[2] == [2, 3]"), "argument order of thread_last")
+        store(memory, "semver-fix", "semver", symptom("test_compare_major", 'semver.compare("1.0.0", "2.0.0") == -1',
+                                                       "1 == -1"), "operands swapped in compare")
+        middling = symptom("test_pipe_values", "pipe([3], dec) == [4]", "[3] == [4]")
+        ranked = memory.search_codebase_memory(middling, top_k=5, min_score=-1, project_id="test:semver")
+        best = ranked[0]
+        # above the fused floor, so shown before this rule; below the cosine a match by meaning needs
+        assert best.record.session_id == "toolz-fix" and 0.35 <= best.fused < MIN_COSINE_WITHOUT_EVIDENCE
+        assert best.evidence == ""
+        hits = memory.search_codebase_memory(middling, project_id="test:semver")
+        assert hits == [] and format_hits(hits) == NO_RESULTS and NO_RESULTS.startswith("No confident match")
+        # the same failing test again in this project: shown, and it says on what
+        again = symptom("test_compare_major", 'semver.compare("1.0.0", "1.0.0") == 0', "-1 == 0")
+        hits = memory.search_codebase_memory(again, project_id="test:semver")
+        assert [h.record.session_id for h in hits] == ["semver-fix"] and hits[0].evidence == SAME_TEST
+        assert f"why: shown as {SAME_TEST}" in format_hits(hits, query=again, project_id="test:semver")
+        assert memory_result(again, hits, "")["hits"][0]["evidence"] == SAME_TEST  # the progress line's
+        # a floor of 0 shows every rank: nothing is held back for want of evidence either
+        assert [h.record.session_id for h in FixMemory(opened, floor=0.0).search_codebase_memory(
+            middling, project_id="test:semver")] == ["toolz-fix"]
+
+
+def test_the_progress_line_says_no_confident_match_or_what_the_best_hit_was_shown_on():
+    assert node_detail("memory_search", {"memory": {"hits": []}}) == NO_CONFIDENT_MATCH
+    best = {"memory_id": "m", "score": 0.41, "session_id": "semver-fix", "project": "semver", "evidence": SAME_TEST}
+    assert node_detail("memory_search", {"memory": {"hits": [best]}}) == (
+        f"1 hit(s), best 0.4100 from semver-fix, shown as {SAME_TEST}")
+    assert node_detail("diagnosis_search", {"diagnosis": {"hits": []}}) == f"{NO_CONFIDENT_MATCH} for the diagnosis"
