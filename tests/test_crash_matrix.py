@@ -9,6 +9,12 @@ its checkpoint (2), between building the fresh copy and its test run (1), and be
 write and its checkpoint (1). Beside the matrix: two runners of one thread at once (one runs, the
 other exits 2 naming the holder), and Ctrl-C (exit 130, says how to resume, and resume finishes).
 
+The points are killed in chains: a `run` killed at a chain's first point, its `resume` killed at
+the next, and so on, the last `resume` left to finish; each process's trace of the points it passed
+(ASTRA_CRASH_TRACE) must be the uncrashed run's from the last checkpoint written up to its kill, so
+every kill lands exactly where a kill of a fresh run at that point would, and every resume starts
+from a real crash. That takes one CLI process per point instead of a whole session per point.
+
 One suite, both backends: the matrix is parametrised over SQLite (files under each point's own
 ASTRA_HOME) and PostgreSQL (each point's own empty schema on the test server, passed to every
 process as ASTRA_DATABASE_URL), so points running at the same time never share a thread or a record.
