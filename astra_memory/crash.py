@@ -4,8 +4,10 @@
 point (``name:#N``: the N-th time it is reached); ``ASTRA_CRASH_SIGNAL=INT`` sends SIGINT instead
 (a Ctrl-C, raised as KeyboardInterrupt). ``ASTRA_HOLD_AT=point`` with ``ASTRA_HOLD_FILE=path``
 makes it stop there instead: it creates ``path.reached`` and waits until ``path`` exists (at most
-``HOLD_MAX_S``), so a test can act while a runner is provably at that point. Production runs never
-set them; the crash matrix does, so that every kill lands exactly where it is meant to, not wherever
+``HOLD_MAX_S``), so a test can act while a runner is provably at that point. ``ASTRA_CRASH_TRACE=path``
+appends the name of every point the process reaches, one a line, before it acts on it: a test can then
+prove where a kill landed (tests/test_crash_matrix.py chains kills over resumed processes, whose counts
+start again at 1). Production runs never set them; the crash matrix does, so that every kill lands exactly where it is meant to, not wherever
 a sleep happened to end.
 """
 
@@ -27,7 +29,7 @@ _seen: Counter[str] = Counter()
 
 def armed() -> bool:
     """Whether a kill or hold point is set for this process (the crash tests' processes only)."""
-    return bool(os.environ.get("ASTRA_CRASH_AT") or os.environ.get("ASTRA_HOLD_AT"))
+    return bool(os.environ.get("ASTRA_CRASH_AT") or os.environ.get("ASTRA_HOLD_AT") or os.environ.get("ASTRA_CRASH_TRACE"))
 
 
 def watch_writes(saver: Any) -> None:
@@ -84,10 +86,13 @@ def _matches(wanted: str, name: str) -> bool:
 
 
 def crash_point(name: str) -> None:
-    wanted, hold = os.environ.get("ASTRA_CRASH_AT"), os.environ.get("ASTRA_HOLD_AT")
-    if not wanted and not hold:
+    wanted, hold, trace = (os.environ.get(k) for k in ("ASTRA_CRASH_AT", "ASTRA_HOLD_AT", "ASTRA_CRASH_TRACE"))
+    if not wanted and not hold and not trace:
         return
     _seen[name] += 1
+    if trace:
+        with open(trace, "a", encoding="utf-8") as out:
+            out.write(name + "\n")
     if hold and _matches(hold, name):
         release = Path(os.environ["ASTRA_HOLD_FILE"])
         Path(f"{release}.reached").write_text(str(os.getpid()))

@@ -49,14 +49,16 @@ def _remove_if_passed(config) -> None:
         shutil.rmtree(config.option.basetemp, ignore_errors=True)
 
 
-# The longest files of a run (--durations=0, setup included; 2026-12-04, issue 34), longest first: they start first, so the
-# workers end together. pytest-xdist's loadfile would start the files with most tests first and the
-# few-test long ones (a pip install, `langgraph dev`) last, one worker then running them alone.
+# The longest files of a run, longest first: they start first, so the workers end together. Measured
+# 2026-12-07 (issue 34: --durations, -n 0, setup included) after the crash matrix and the saved-writes
+# kills became chains; the files from test_damaged_state on keep their 2026-12-04 order. pytest-xdist's
+# loadfile would start the files with most tests first and the few-test long ones (a pip install,
+# `langgraph dev`) last, one worker then running them alone.
 # A stale list only costs balance, never a test (scripts/test.sh: --no-loadscope-reorder).
-LONGEST_FIRST = ("test_crash_matrix.py", "test_diff_byte_for_byte.py", "test_crash_pending_writes.py",
-                 "test_fast_embeddings.py", "test_replay.py", "test_fresh_install.py", "test_replay_trust.py",
-                 "test_gates.py", "test_attempts.py", "test_project_identity.py", "test_damaged_checkpoint.py",
-                 "test_resume.py", "test_damaged_state.py", "test_bench_retrieval.py", "test_confirmations.py",
+LONGEST_FIRST = ("test_crash_matrix.py", "test_fast_embeddings.py", "test_replay.py", "test_diff_byte_for_byte.py",
+                 "test_crash_pending_writes.py", "test_attempts.py", "test_fresh_install.py", "test_gates.py",
+                 "test_damaged_checkpoint.py", "test_replay_trust.py", "test_resume.py", "test_project_identity.py",
+                 "test_damaged_state.py", "test_bench_retrieval.py", "test_confirmations.py",
                  "test_bench_perf.py", "test_protected_paths.py", "test_cancel.py", "test_studio_memory.py",
                  "test_postgres_load.py", "test_load.py", "test_studio_interrupts.py")
 

@@ -17,6 +17,14 @@ OUTSIDE_TMP = next(p for p in (Path(__file__).resolve().parent.parent, Path.home
                    if not any(p.is_relative_to(h) for h in HIDDEN))
 
 
+# The test command of the suite's own projects under repair (``--workspace`` tasks). They run on our
+# interpreter, whose site-packages hold langsmith's pytest plugin (a langgraph dependency): importing
+# it costs each run about 1.3 s of CPU and the projects use no plugin, so it is not loaded (bundled
+# scenarios skip every autoloaded plugin the same way: astra_memory/scenarios DEFAULT_SCENARIO_ENV).
+PROJECT_PYTEST = "python -m pytest -q -p no:cacheprovider -p no:langsmith_plugin"  # its test paths follow
+PROJECT_TESTS = f"{PROJECT_PYTEST} tests"
+
+
 def call(tool: str, **args) -> dict:
     return {"tool": tool, "args": args}
 

@@ -25,7 +25,7 @@ from astra_memory.stores.attempts import AttemptMemory
 from astra_memory.testrun import run as testrun
 from astra_memory.testrun import tested_state as digest
 from tests.conftest import BACKENDS
-from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
+from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, PROJECT_TESTS, call, task_with_script
 
 POISON = ("import pytest\n\n\n@pytest.fixture(autouse=True)\ndef _left_behind():\n"
           "    raise RuntimeError('left behind by an earlier test run')\n")
@@ -206,7 +206,7 @@ def test_the_run_without_the_change_runs_only_the_tests_that_failed(tmp_path):
     (tmp_path / "tests" / "unit").mkdir(parents=True)
     (tmp_path / "tests" / "test_a.py").write_text("def test_ok():\n    pass\n\n\ndef test_bug():\n    assert 1 == 2\n")
     (tmp_path / "tests" / "unit" / "test_b.py").write_text("def test_other():\n    pass\n")
-    command = "python -m pytest -q -p no:cacheprovider tests"
+    command = PROJECT_TESTS
     run = testrun.run_tests(tmp_path, command, only=["tests/test_a.py::test_bug"])
     assert run.counts.get("deselected") == 2 and not run.counts.get("passed")  # only test_bug ran
     assert run.tests == {"tests/test_a.py::test_bug": "failed"}

@@ -15,7 +15,7 @@ from astra_memory.tasks import TaskInputError
 from astra_memory.testrun.environment import cannot_run, command_problem
 from astra_memory.testrun.run import run_tests
 from tests.conftest import cli_env, run_cli
-from tests.helpers import make_venv
+from tests.helpers import PROJECT_TESTS, make_venv
 
 FAILING_TEST = "from app.core import answer\n\ndef test_answer():\n    assert answer() == 42\n"
 
@@ -56,7 +56,7 @@ def test_no_module_named_pytest_ends_cannot_run_without_a_memory_search(agent, s
 
 def test_a_collection_error_on_a_missing_third_party_package_cannot_run(agent, settings, tmp_path):
     body = "import definitely_not_installed_pkg\n\n" + FAILING_TEST
-    task = workspace_task(_project(tmp_path / "proj", body), "python -m pytest -q -p no:cacheprovider tests",
+    task = workspace_task(_project(tmp_path / "proj", body), PROJECT_TESTS,
                           settings, "no-pkg")
     final = start_session(agent, task)
     _assert_ended_at_observe(final, "missing_module")
@@ -66,7 +66,7 @@ def test_a_collection_error_on_a_missing_third_party_package_cannot_run(agent, s
 def test_a_missing_project_module_is_a_bug_to_fix_not_the_environment(tmp_path):
     """`from app.helpers import x` where app/helpers.py does not exist: the project's bug."""
     root = _project(tmp_path / "proj", "from app.helpers import answer\n\ndef test_answer():\n    assert answer()\n")
-    run = run_tests(root, "python -m pytest -q -p no:cacheprovider tests")
+    run = run_tests(root, PROJECT_TESTS)
     assert not run.passed and "No module named 'app.helpers'" in run.output
     assert cannot_run(run, root) is None
     run = run_tests(root, "python -c 'import app.nothere'")  # same through `python -c`
@@ -75,7 +75,7 @@ def test_a_missing_project_module_is_a_bug_to_fix_not_the_environment(tmp_path):
 
 def test_failing_tests_are_not_cannot_run(tmp_path):
     root = _project(tmp_path / "proj")
-    run = run_tests(root, "python -m pytest -q -p no:cacheprovider tests")
+    run = run_tests(root, PROJECT_TESTS)
     assert run.counts == {"failed": 1} and cannot_run(run, root) is None
 
 
@@ -145,7 +145,7 @@ def test_cli_run_refuses_a_missing_workspace_and_a_bad_command_before_starting(t
 def test_cli_run_without_a_model_ends_needs_model_not_interrupted(tmp_path):
     """The scripted model without a script: the session ends `needs_model` (exit 2), never `interrupted`."""
     root = _project(tmp_path / "proj")
-    result = run_cli("run", "--workspace", str(root), "--test-command", "python -m pytest -q -p no:cacheprovider tests",
+    result = run_cli("run", "--workspace", str(root), "--test-command", PROJECT_TESTS,
                      "--thread-id", "nomodel", "--json", env=cli_env())
     assert result.returncode == 2, result.stderr
     assert '"status": "needs_model"' in result.stdout and "--model openai:" in result.stdout

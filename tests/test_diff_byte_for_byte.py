@@ -15,9 +15,9 @@ from astra_memory.stores.record import memory_id_of
 from astra_memory.stores.transfer import read_records
 from astra_memory.stores.upgrade import upgrade_memory
 from astra_memory.workspace.diffs import diff_problem, repaired_diff
-from tests.helpers import call, clone, repository
+from tests.helpers import PROJECT_TESTS, call, clone, repository
 
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+TEST_COMMAND = PROJECT_TESTS
 BROKEN = "    return max(low, min(value, high + 1))\n"
 FIXED = "    return max(low, min(value, high))\n"
 SCRIPT = [

@@ -18,7 +18,7 @@ from astra_memory.session.run import start_session, workspace_task
 from astra_memory.workspace import patch
 from astra_memory.workspace.files import Workspace, sha256_text
 from astra_memory.workspace.protected import ProtectedPaths, files_of_test_ids
-from tests.helpers import call
+from tests.helpers import PROJECT_PYTEST, call
 
 SOURCE = '''"""Arithmetic."""
 
@@ -36,7 +36,7 @@ def mul(a, b):
     return a * b
 '''
 DOCTEST = "app/calc.py::app.calc.add"
-COMMAND = "python -m pytest -q -p no:cacheprovider --doctest-modules app tests"
+COMMAND = f"{PROJECT_PYTEST} --doctest-modules app tests"
 DIAGNOSIS = call("state_diagnosis", error_type="AssertionError", cause="add() subtracts instead of adding.",
                  files=["app/calc.py"])
 CHEAT = call("apply_edit", path="app/calc.py", old_text="    >>> add(2, 2)\n    4\n", new_text="    >>> add(2, 2)\n    0\n")

@@ -67,14 +67,20 @@ def test_the_shipped_model_is_the_one_made_from_the_reference_weights():
     assert set(source["sha256"]) == {"model.onnx", "tokenizer.json", "sentence_bert_config.json"}
 
 
+# One process searches for every query (the model loaded once): each `memory search` prints its JSON,
+# collected here one line per query; the modules it imported are checked after the last.
 _SEARCH_WITHOUT_TORCH = """
-import json, sys
+import contextlib, io, json, sys
 from astra_memory.cli.app import main
-sys.argv = ["astra-memory", "memory", "search", sys.argv[1], "--json"]
-try:
-    main()
-except SystemExit as exc:
-    assert not exc.code, exc.code
+for query in sys.argv[1:]:
+    sys.argv = ["astra-memory", "memory", "search", query, "--json"]
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            main()
+    except SystemExit as exc:
+        assert not exc.code, exc.code
+    print(json.dumps(json.loads(out.getvalue())))
 print(json.dumps(sorted(m for m in ("torch", "transformers", "sentence_transformers") if m in sys.modules)),
       file=sys.stderr)
 """
@@ -94,13 +100,14 @@ def test_old_memory_same_top_hit_and_no_torch_on_search(monkeypatch, isolated_ho
     queries = [symptom_query(parse_failure(q.failure)) for q in cases.queries[:5]]
     with open_memory(read_only=True) as memory:
         expected = [[(h.record.memory_id, h.score) for h in memory.search_codebase_memory(q)] for q in queries]
-    for query, want in zip(queries, expected, strict=True):
-        env = {**__import__("os").environ, "ASTRA_EMBEDDINGS_RUNTIME": "auto"}
-        done = subprocess.run([sys.executable, "-c", _SEARCH_WITHOUT_TORCH, query], cwd=REPO, env=env,
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        assert json.loads(done.stderr.strip().splitlines()[-1]) == []  # not torch, not transformers
-        hits = json.loads(done.stdout)
+    env = {**os.environ, "ASTRA_EMBEDDINGS_RUNTIME": "auto"}
+    done = subprocess.run([sys.executable, "-c", _SEARCH_WITHOUT_TORCH, *queries], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []  # not torch, not transformers
+    found = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(found) == len(queries) == 5
+    for hits, want in zip(found, expected, strict=True):
         assert want and hits[0]["memory_id"] == want[0][0]
         assert abs(hits[0]["score"] - want[0][1]) < 1e-3
 

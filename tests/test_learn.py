@@ -31,13 +31,13 @@ from astra_memory.learn.session import new_job, open_learner, start_learn, summa
 from astra_memory.session.run import open_agent, start_session, workspace_task
 from astra_memory.workspace.identity import project_identity
 from tests.conftest import cli_env, run_cli
-from tests.helpers import git, make_venv
+from tests.helpers import PROJECT_PYTEST, git, make_venv
 
 pytestmark = pytest.mark.slow
 
 HISTORY = Path(__file__).parent / "data" / "inflection"
 PASSERBY, TITLEIZE = "1969b3a06a9ff06d023863e388cf8af01978d297", "e32443bb7dc1ba91a15336b5baab908d25f4b93a"
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider"
+TEST_COMMAND = PROJECT_PYTEST
 
 
 def checkout(tmp_path: Path, head: str) -> Path:

@@ -15,8 +15,8 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from tests.helpers import PROJECT_TESTS
 from tests.test_mcp_server import (
-    ALPHA,
     CAUSE,
     COMMAND,
     DESCRIPTION,
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.slow
 
 
 def begin(client, workspace: Path):
-    return call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+    return call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
 
 
 def test_a_workspace_swapped_for_a_link_after_begin_fix_is_never_read_or_written(tmp_path):

@@ -22,6 +22,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from astra_memory.scenarios import load_scenario
+from tests.helpers import PROJECT_TESTS
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = str(Path(sys.executable).parent / "astra-memory")
@@ -75,7 +76,7 @@ def test_stdio_begin_fix_finish_fix_stores_a_confirmed_fix_found_by_the_next_pro
             assert set(tools["begin_fix"].input_schema["properties"]) == {"workspace", "test_command"}
             assert set(tools["finish_fix"].input_schema["required"]) == {"session", "description", "cause"}
             assert "stored_memory_id" in tools["finish_fix"].output_schema["properties"]
-            begun = await call(client, "begin_fix", workspace=str(first), test_command=ALPHA.test_command)
+            begun = await call(client, "begin_fix", workspace=str(first), test_command=PROJECT_TESTS)
             assert begun["status"] == "open", begun
             assert "tests/test_cors.py::test_second_origin_gets_allow_origin_header" in begun["failing_tests"]
             assert begun["memory"]["hits"] == []
@@ -87,7 +88,7 @@ def test_stdio_begin_fix_finish_fix_stores_a_confirmed_fix_found_by_the_next_pro
             shown = await call(client, "show_fix", memory_id=stored)
             assert shown["kind"] == "fix" and len(shown["confirmations"]) == 1
             assert json.loads(shown["fields"]["fix_description"]) == DESCRIPTION
-            again = await call(client, "begin_fix", workspace=str(second), test_command=ALPHA.test_command)
+            again = await call(client, "begin_fix", workspace=str(second), test_command=PROJECT_TESTS)
             assert stored in [h["memory_id"] for h in again["memory"]["hits"]], again["memory"]
             found = await call(client, "search_fixes", failure="AssertionError ' https://admin.example.com' "
                                                                "!= 'https://admin.example.com' origins whitespace")
@@ -103,7 +104,7 @@ def test_a_workspace_outside_the_roots_is_refused(tmp_path):
 
     async def session() -> None:
         async with Client(stdio(tmp_path / "allowed")) as client:
-            refused = await call(client, "begin_fix", workspace=str(outside), test_command=ALPHA.test_command)
+            refused = await call(client, "begin_fix", workspace=str(outside), test_command=PROJECT_TESTS)
             assert "outside the roots" in refused["error"] and "--allow" in refused["error"]
 
     anyio.run(session)
@@ -131,7 +132,7 @@ def test_a_hostile_change_is_refused_and_nothing_is_stored(tmp_path, how):
 
     async def session() -> None:
         async with Client(stdio(tmp_path)) as client:
-            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             assert begun["status"] == "open"
             HOSTILE[how](workspace)
             done = await call(client, "finish_fix", session=begun["session"], description=DESCRIPTION, cause=CAUSE)
@@ -151,7 +152,7 @@ def test_a_server_restart_between_begin_fix_and_finish_fix_changes_nothing(tmp_p
 
     async def begin() -> str:
         async with Client(stdio(tmp_path)) as client:
-            return (await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command))["session"]
+            return (await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS))["session"]
 
     session = anyio.run(begin)  # that server process has exited
     fix(workspace)
@@ -192,7 +193,7 @@ def test_streamable_http_serves_the_same_tools_and_sessions(tmp_path):
         async def session() -> dict:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
                 assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-                begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+                begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
                 fix(workspace)
                 return await call(client, "finish_fix", session=begun["session"], description=DESCRIPTION,
                                   cause=CAUSE)
@@ -216,10 +217,10 @@ def test_a_workspace_under_a_root_the_client_declares_is_accepted_without_allow(
     async def session() -> None:
         params = StdioServerParameters(command=COMMAND, args=["mcp"], env=server_env())
         async with Client(params, list_roots_callback=roots) as client:
-            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             assert begun.get("status") == "open", begun
             other = project_copy(tmp_path / "undeclared", "corsgate")
-            refused = await call(client, "begin_fix", workspace=str(other), test_command=ALPHA.test_command)
+            refused = await call(client, "begin_fix", workspace=str(other), test_command=PROJECT_TESTS)
             assert "outside the roots" in refused["error"] and str(tmp_path / "declared") in refused["error"]
 
     anyio.run(session)
@@ -231,21 +232,21 @@ def test_replay_fix_replays_this_projects_confirmed_fix_and_leaves_another_proje
 
     async def session() -> None:
         async with Client(stdio(tmp_path)) as client:
-            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             fix(workspace)
             stored = (await call(client, "finish_fix", session=begun["session"], description=DESCRIPTION,
                                  cause=CAUSE))["stored_memory_id"]
             assert stored
             # Another project: its fix is replayed only with a human's yes, and no one answers here.
             before = {p: p.read_bytes() for p in fork.rglob("*") if p.is_file()}
-            other = await call(client, "begin_fix", workspace=str(fork), test_command=ALPHA.test_command)
+            other = await call(client, "begin_fix", workspace=str(fork), test_command=PROJECT_TESTS)
             replayed = await call(client, "replay_fix", session=other["session"])
             assert replayed["status"] == "open" and replayed["replayed_memory_id"] is None, replayed
             assert "approval" in replayed["tried"][0] + replayed["skipped"], replayed
             assert {p: p.read_bytes() for p in fork.rglob("*") if p.is_file()} == before
             # This project, the bug back: its own confirmed fix is replayed, confirmed and counted.
             source.write_text(source.read_text(encoding="utf-8").replace(FIXED, BROKEN), encoding="utf-8")
-            again = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            again = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             replayed = await call(client, "replay_fix", session=again["session"])
             assert replayed["status"] == "fixed" and replayed["replayed_memory_id"] == stored, replayed
             assert FIXED in source.read_text(encoding="utf-8")
@@ -262,7 +263,7 @@ def test_tests_still_failing_leave_the_session_open_and_the_next_finish_fix_take
 
     async def session() -> None:
         async with Client(stdio(tmp_path)) as client:
-            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=ALPHA.test_command)
+            begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             source.write_text(source.read_text(encoding="utf-8").replace(BROKEN, halfway), encoding="utf-8")
             first = await call(client, "finish_fix", session=begun["session"], description="Strip each entry.",
                                cause=CAUSE)

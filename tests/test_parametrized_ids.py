@@ -10,7 +10,7 @@ from pathlib import Path
 
 from astra_memory.session.run import start_session, workspace_task
 from tests.conftest import cli_env, run_cli
-from tests.helpers import call
+from tests.helpers import PROJECT_TESTS, call
 
 IDS = ["test_args4->99%", "at [high] 99", "100% -> 99", "back\\slash [/] 99"]
 NODE_IDS = [i.replace("\\", "\\\\") for i in IDS]  # pytest writes a backslash in an id escaped, as two
@@ -46,7 +46,7 @@ def clamp_project(root: Path, test: str = TEST) -> Path:
 
 
 def test_parametrized_ids_are_stored_and_shown_whole(agent, settings, tmp_path):
-    task = {**workspace_task(clamp_project(tmp_path / "clamps"), "python -m pytest -q -p no:cacheprovider tests",
+    task = {**workspace_task(clamp_project(tmp_path / "clamps"), PROJECT_TESTS,
                              settings, "clamp-ids"), "script": SCRIPT, "approve_edits": False}
     final = start_session(agent, task)
     assert final["status"] == "fixed", final["reason"]

@@ -20,10 +20,10 @@ from astra_memory.session.run import open_agent, start_session
 from astra_memory.settings import Settings
 from astra_memory.testrun.results import Baseline, judge, read_results
 from astra_memory.testrun.run import run_tests
-from tests.helpers import OUTSIDE_TMP, task_with_script
+from tests.helpers import OUTSIDE_TMP, PROJECT_TESTS, task_with_script
 
 HOSTILE = Path(__file__).parent / "hostile_results"
-PYTEST = "python -m pytest -q -p no:cacheprovider tests"
+PYTEST = PROJECT_TESTS
 ADD, MUL = "tests/test_calc.py::test_add", "tests/test_calc.py::test_mul"
 
 

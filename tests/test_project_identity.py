@@ -37,10 +37,10 @@ from astra_memory.workspace.identity import (
     project_identity,
 )
 from tests.conftest import BACKENDS
-from tests.helpers import clone, git, repository
+from tests.helpers import PROJECT_TESTS, clone, git, repository
 
 both_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+TEST_COMMAND = PROJECT_TESTS
 SETTINGS = "app/settings.py"
 BROKEN = '    return [origin for origin in raw.split(",") if origin]\n'
 

@@ -28,11 +28,11 @@ from astra_memory.workspace.protected import (
     files_of_test_ids,
     protected_paths,
 )
-from tests.helpers import call
+from tests.helpers import PROJECT_PYTEST, call
 
 HOSTILE = Path(__file__).parent / "hostile_paths"
-BESIDE_COMMAND = "python -m pytest -q -p no:cacheprovider"
-CUSTOM_COMMAND = "python -m pytest -q -p no:cacheprovider -o python_files=verify_*.py checks"
+BESIDE_COMMAND = PROJECT_PYTEST
+CUSTOM_COMMAND = f"{PROJECT_PYTEST} -o python_files=verify_*.py checks"
 SOURCE_FIX = call("apply_edit", path="app/calc.py", old_text="return a - b", new_text="return a + b")
 FINISH = call("finish", fix_description="add() subtracted; it adds now.", error_type="AssertionError")
 
@@ -224,7 +224,7 @@ def test_the_cli_protect_option_reaches_the_task_and_refuses_a_path_outside(tmp_
     from tests.conftest import cli_env, run_cli
 
     root = project(tmp_path, "tests_beside_code")
-    command = "python -m pytest -q -p no:cacheprovider"
+    command = PROJECT_PYTEST
     outside = run_cli("run", "--workspace", str(root), "--test-command", command, "--protect", "../elsewhere",
                       "--no-approve-edits", "--json", env=cli_env())
     assert outside.returncode == 2 and "elsewhere" in outside.stderr and "Traceback" not in outside.stderr

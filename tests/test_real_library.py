@@ -21,13 +21,13 @@ import pytest
 from astra_memory.events import read_events
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.workspace.diffs import diff_problem
-from tests.helpers import call, clone, make_venv, repository
+from tests.helpers import PROJECT_PYTEST, call, clone, make_venv, repository
 
 LIBRARY = Path(__file__).parent / "data" / "inflection-0.5.1"
 SOURCE = "inflection/__init__.py"
 RIGHT = '            3: "rd",\n'
 BUG = '            3: "nd",\n'  # ordinal(3) -> "nd": 3rd, 23rd, 103rd ... come out as "3nd"
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider test_inflection.py"
+TEST_COMMAND = f"{PROJECT_PYTEST} test_inflection.py"
 SYSTEM = "/usr/local/bin:/usr/bin:/bin"
 SCRIPT = [
     call("state_diagnosis", error_type="AssertionError",

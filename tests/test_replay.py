@@ -19,9 +19,9 @@ from astra_memory.workspace.files import Workspace
 from astra_memory.workspace.identity import project_identity
 from astra_memory.workspace.patch import ReplayRefused, plan_patch
 from tests.conftest import BACKENDS, cli_env, run_cli
-from tests.helpers import task_with_script
+from tests.helpers import PROJECT_TESTS, task_with_script
 
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+TEST_COMMAND = PROJECT_TESTS
 SETTINGS = "app/settings.py"
 BROKEN = '    return [origin for origin in raw.split(",") if origin]\n'
 FIXED = '    return [origin.strip() for origin in raw.split(",") if origin.strip()]\n'

@@ -14,8 +14,9 @@ from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.workspace.files import Workspace
 from tests.conftest import cli_env, run_cli
+from tests.helpers import PROJECT_TESTS
 
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+TEST_COMMAND = PROJECT_TESTS
 SETTINGS = "app/settings.py"
 BROKEN = '    return [origin for origin in raw.split(",") if origin]\n'
 FIXED = '    return [origin.strip() for origin in raw.split(",") if origin.strip()]\n'

@@ -23,11 +23,11 @@ from astra_memory.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from tests.conftest import BACKENDS, cli_env, run_cli
-from tests.helpers import clone, repository, task_with_script
+from tests.helpers import PROJECT_TESTS, clone, repository, task_with_script
 
 both_backends = pytest.mark.parametrize("backend", BACKENDS, indirect=True)
 
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+TEST_COMMAND = PROJECT_TESTS
 SETTINGS = "app/settings.py"
 BROKEN = '    return [origin for origin in raw.split(",") if origin]\n'
 FIXED = '    return [origin.strip() for origin in raw.split(",") if origin.strip()]\n'

@@ -13,7 +13,7 @@ from astra_memory.scenarios import list_scenarios, load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.memory import FixMemory
-from tests.helpers import task_with_script
+from tests.helpers import PROJECT_PYTEST, PROJECT_TESTS, task_with_script
 
 
 def test_graph_invoke_from_a_plain_script(tmp_path, settings):
@@ -47,7 +47,7 @@ def test_the_fix_is_confirmed_against_the_original_tests_in_a_fresh_copy(agent, 
 def test_a_passing_project_ends_nothing_to_fix(agent, settings, tmp_path):
     (tmp_path / "proj" / "tests").mkdir(parents=True)
     (tmp_path / "proj" / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
-    task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider tests", settings, "ok-thread")
+    task = workspace_task(tmp_path / "proj", PROJECT_TESTS, settings, "ok-thread")
     final = start_session(agent, task)
     assert final["status"] == "nothing_to_fix" and agent.memory.count() == 0
 
@@ -62,7 +62,7 @@ def test_a_missing_test_command_is_refused_before_the_session_starts(agent, sett
 
 def test_a_project_without_tests_ends_cannot_run(agent, settings, tmp_path):
     (tmp_path / "proj").mkdir()
-    task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider", settings, "no-tests")
+    task = workspace_task(tmp_path / "proj", PROJECT_PYTEST, settings, "no-tests")
     final = start_session(agent, task)
     assert final["status"] == "cannot_run" and "no tests" in final["reason"] and not final.get("memory")
 
@@ -84,7 +84,7 @@ def test_bundled_alpha_and_beta_are_there():
 def test_scripted_model_without_a_script_says_what_to_do(agent, settings, tmp_path):
     (tmp_path / "proj" / "tests").mkdir(parents=True)
     (tmp_path / "proj" / "tests" / "test_x.py").write_text("def test_x():\n    assert False\n")
-    task = workspace_task(tmp_path / "proj", "python -m pytest -q -p no:cacheprovider tests", settings, "no-script")
+    task = workspace_task(tmp_path / "proj", PROJECT_TESTS, settings, "no-script")
     final = start_session(agent, task)  # ends, named, before any model turn: what was tried and what to do
     assert final["status"] == "needs_model" and "no model configured" in final["reason"]
     assert "--model openai:" in final["reason"] and "--approve-live-cost" in final["reason"]  # a command that is accepted

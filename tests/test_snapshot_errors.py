@@ -20,8 +20,9 @@ from astra_memory.errors import WorkspaceError
 from astra_memory.session.run import resume_session, start_session, workspace_task
 from astra_memory.workspace.snapshot import SnapshotError, take_snapshot
 from tests.conftest import run_cli
+from tests.helpers import PROJECT_TESTS
 
-COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+COMMAND = PROJECT_TESTS
 
 
 def failing_project(root: Path) -> Path:

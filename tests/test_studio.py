@@ -31,6 +31,7 @@ from astra_memory.context import KNOBS
 from astra_memory.scenarios import load_scenario
 from astra_memory.settings import Settings
 from tests.conftest import LIVE_COST_VARS, ROOT, SECRET_VARS
+from tests.helpers import PROJECT_TESTS
 
 pytestmark = [pytest.mark.slow, pytest.mark.minilm]
 GRAPH = "astra_memory"
@@ -203,7 +204,7 @@ def test_minimal_inputs_run_and_beta_finds_alpha_before_its_first_edit(server, c
     shutil.copytree(beta.template, project)
     thread = client.threads.create()["thread_id"]
     paused = client.runs.wait(thread, assistant, input={"task": {
-        "workspace": str(project), "test_command": beta.test_command, "script": beta.solution}})
+        "workspace": str(project), "test_command": PROJECT_TESTS, "script": beta.solution}})
     state = client.threads.get_state(thread)
     assert state["next"] == ["approve"] and not state["values"].get("edits")
     hits = state["values"]["memory"]["hits"]

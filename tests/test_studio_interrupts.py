@@ -11,6 +11,7 @@ from langgraph_sdk.schema import Command
 
 from astra_memory.rules.approval import ANSWERS, EDIT, EDIT_REQUEST, REPLAY_REQUEST
 from astra_memory.scenarios import load_scenario
+from tests.helpers import PROJECT_TESTS
 from tests.test_studio import assistant, client, server  # noqa: F401  (the module's own server)
 
 pytestmark = [pytest.mark.slow, pytest.mark.minilm]
@@ -31,7 +32,7 @@ def _beta_waiting(client, assistant, tmp_path, name):  # noqa: F811
     shutil.copytree(beta.template, project)
     thread = client.threads.create()["thread_id"]
     paused = client.runs.wait(thread, assistant, input={"task": {
-        "workspace": str(project), "test_command": beta.test_command, "script": beta.solution}})
+        "workspace": str(project), "test_command": PROJECT_TESTS, "script": beta.solution}})
     request = _asked(paused)
     while request["kind"] == REPLAY_REQUEST:  # beta's fix, stored by an earlier thread: not this time
         request = _asked(client.runs.wait(thread, assistant, command=Command(resume="reject")))

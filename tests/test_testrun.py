@@ -4,6 +4,7 @@ import sys
 from astra_memory.testrun.results import counts_text
 from astra_memory.testrun.run import parse_counts, run_tests
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
+from tests.helpers import PROJECT_TESTS
 
 
 def _project(tmp_path, test_body: str):
@@ -14,7 +15,7 @@ def _project(tmp_path, test_body: str):
 
 def test_passing_run_confirms_the_exact_outcome_string(tmp_path):
     _project(tmp_path, "def test_a():\n    assert 1\n\ndef test_b():\n    assert 2\n")
-    run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests")
+    run = run_tests(tmp_path, PROJECT_TESTS)
     assert run.passed and run.exit_code == 0
     assert run.outcome == "no failing tests; 2 passed, 0 failed" and run.evidence == "pytest"
 
@@ -23,7 +24,7 @@ def test_failing_run_is_parsed_into_a_failure(tmp_path):
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "m.py").write_text("def f(x):\n    return x.lower()\n")
     _project(tmp_path, "from app.m import f\n\ndef test_audit_key():\n    assert f('Audit-Log') == 'audit_log'\n")
-    run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests")
+    run = run_tests(tmp_path, PROJECT_TESTS)
     assert not run.passed and run.counts == {"failed": 1}
     failure = parse_failure(run.output)
     assert failure.error_type == "AssertionError"
@@ -37,14 +38,14 @@ def test_exception_type_and_traceback_files(tmp_path):
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "m.py").write_text("def f(x):\n    return x + 1\n")
     _project(tmp_path, "from app.m import f\n\ndef test_add():\n    assert f('a') == 2\n")
-    failure = parse_failure(run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests").output)
+    failure = parse_failure(run_tests(tmp_path, PROJECT_TESTS).output)
     assert failure.error_type == "TypeError"
     assert "app/m.py" in failure.files
 
 
 def test_hanging_tests_are_killed_at_the_timeout(tmp_path):
     _project(tmp_path, "import time\n\ndef test_hang():\n    time.sleep(60)\n")
-    run = run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests", timeout_s=3)
+    run = run_tests(tmp_path, PROJECT_TESTS, timeout_s=3)
     assert run.timed_out and not run.passed and run.exit_code == 124
     assert run.duration_s < 30
 
@@ -54,7 +55,7 @@ def test_secrets_do_not_reach_the_tests(tmp_path, monkeypatch):
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_should_not_leak")
     _project(tmp_path, "import os\n\ndef test_env():\n    assert 'OPENAI_API_KEY' not in os.environ\n"
                        "    assert 'GITHUB_TOKEN' not in os.environ\n    assert os.getcwd() == os.environ['HOME']\n")
-    assert run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests").passed
+    assert run_tests(tmp_path, PROJECT_TESTS).passed
 
 
 def test_output_past_the_bound_is_killed_and_not_a_pass(tmp_path):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from astra_memory.session.run import start_session, workspace_task
 from astra_memory.testrun.results import Baseline, judge, read_results
+from tests.helpers import PROJECT_TESTS
 from tests.test_parametrized_ids import RIGHT, SCRIPT, clamp_project  # the same clamp and its fix
 
 TEST = '''import pytest
@@ -28,7 +29,7 @@ from app.clamp import clamp
 def test_clamp(value, expected):
     assert clamp(value, 0, 99) == expected
 '''
-PYTEST = "python -m pytest -q -p no:cacheprovider tests"
+PYTEST = PROJECT_TESTS
 FUNCTION = "tests/test_clamp.py::test_clamp"
 
 
