@@ -4,13 +4,16 @@ a terminal only: logs and pipes get the node lines alone)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from astra_memory.cli.common import lit
+from astra_memory.cli.tool_lines import call_line, result_lines
 
+INDENT = 18  # where a node's words start: "  · " and the node name in 13 columns and a space
 # What a running node is doing, for the spinner line (a node not named here shows its name).
 RUNNING = {"observe": "running the project's tests", "investigate": "waiting for the model",
            "test": "running the project's tests", "confirm": "running the tests in a fresh copy",
@@ -49,7 +52,10 @@ def node_detail(node: str, update: dict) -> str:
         detail += "".join(f"\n{' ' * 18}{line}" for line in passed_over_lines(info))  # one hit a line, under it
     elif node == "investigate" and update.get("messages"):
         calls = update["messages"][-1].tool_calls
-        detail = ", ".join(c["name"] for c in calls) or "no tool call"
+        detail = ", ".join(call_line(c) for c in calls) or "no tool call"
+    elif node == "tools" and update.get("messages") and getattr(update["messages"][0], "name", None):
+        answered = update["messages"][0]  # the executed call's observation; refusals of extra calls follow
+        detail = f"\n{' ' * INDENT}".join(result_lines(str(answered.content), answered.name))
     elif node == "approve" and update.get("approvals"):
         detail = f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}"
     elif node == "edit" and update.get("edits"):
@@ -77,6 +83,20 @@ def _said(update: dict) -> str:
     return ""
 
 
+def wrapped(detail: str, *, first: int, width: int) -> str:
+    """``detail`` folded between words to ``width`` columns, each line after the first indented to
+    the detail column (INDENT); a word longer than a line (a long path) is kept whole, never split."""
+    lines: list[str] = []
+    for n, part in enumerate(detail.split("\n")):
+        part = part[INDENT:] if n and part.startswith(" " * INDENT) else part
+        lead = first if not lines else INDENT
+        folded = textwrap.wrap(part, width=max(20, width - INDENT), initial_indent="x" * (lead - INDENT),
+                               break_long_words=False, break_on_hyphens=False) or [""]
+        folded[0] = folded[0][lead - INDENT:]
+        lines += folded
+    return f"\n{' ' * INDENT}".join(lines)
+
+
 class SessionProgress:
     """``on_update`` and ``on_start`` for session/run.py's ``_drive``, printing to ``err``."""
 
@@ -87,7 +107,10 @@ class SessionProgress:
     def __call__(self, node: str, update: dict[str, Any]) -> None:
         self.started(None)
         if not self.quiet:
-            self.err.print(f"  [dim]·[/dim] {node:<13} {lit(node_detail(node, update))}", highlight=False)
+            detail = node_detail(node, update)
+            if self.err.is_terminal:  # a person reads it: broken between words; logs and pipes keep lines whole
+                detail = wrapped(detail, first=INDENT + max(0, len(node) - 13), width=self.err.width)
+            self.err.print(f"  [dim]·[/dim] {node:<13} {lit(detail)}", highlight=False)
 
     def started(self, node: str | None) -> None:
         if self._live is not None:
