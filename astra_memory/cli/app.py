@@ -62,7 +62,6 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
 # Ends after which a --workspace project holds edits that were not confirmed (`undo` puts it back).
-LEAVES_EDITS = ("failed", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model")
 # `run --help` panels (the shared options' panels are in context.py): each fits 80 columns.
 WORKSPACE = "Workspace"
 OutputJsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.", rich_help_panel="Output")]
@@ -119,10 +118,17 @@ def _print_summary(summary: dict) -> None:
         if summary.get(key)]
     if tried:  # `memory list --attempts` shows them
         console.print("  failed attempts (did not pass): " + ", ".join(tried), markup=False, highlight=False)
-    if summary["diff"]:
-        console.print(summary["diff"], highlight=False, markup=False)
+    from astra_memory.nodes.report import LEAVES_EDITS  # loaded already: the summary came from it
+
     left = list(dict.fromkeys(e["path"] for e in summary.get("edits") or []))
-    if left and summary["status"] in LEAVES_EDITS and summary.get("scenario") is None:  # your project, in place
+    leaves = left and summary["status"] in LEAVES_EDITS and summary.get("scenario") is None  # your project
+    if leaves and summary.get("left_diff") is not None:  # one change per file: before the session -> now
+        console.print("  what the session leaves in your project (before it -> now):", markup=False)
+        console.print(summary["left_diff"] or "  (nothing: the files are as they were)", highlight=False,
+                      markup=False)
+    elif summary["diff"]:
+        console.print(summary["diff"], highlight=False, markup=False)
+    if leaves:
         console.print(f"  left in your project, not confirmed: {', '.join(left)}; `astra-memory undo "
                       f"{summary['thread_id']}` puts back what was there before the session", markup=False,
                       highlight=False)
