@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import shlex
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -163,7 +166,7 @@ def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp
 
     workspace = load_scenario("alpha").copy_to(tmp_path / "my project")
     result = run_cli("run", "--workspace", str(workspace), "--test-command", "python -m pytest -q -p no:cacheprovider",
-                     env=cli_env(COLUMNS="80"))
+                     "--thread-id", "needs-model-80", env=cli_env(COLUMNS="80"))
     assert result.returncode == 2, result.stderr  # needs a model: the user's choice to make
     lines = result.stdout.splitlines()
     start = lines.index("  to go on with a live model (each request costs money; the budget caps it):")
@@ -176,7 +179,12 @@ def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp
     assert len(block) >= 3 and all(len(line) <= 80 or str(workspace) in line for line in block), block
     assert sum(str(workspace) in line for line in block) == 1
     words = shlex.split(" ".join(line.removesuffix(" \\") for line in block))
-    reason = next(line for line in lines if "needs_model" in line)
+    report = Path(os.environ["ASTRA_HOME"]) / "runs" / "needs-model-80" / "report.json"
+    reason = json.loads(report.read_text(encoding="utf-8"))["reason"]  # the advice, whole
     advised = shlex.split(reason.split("OPENAI_API_KEY=... ", 1)[1].split(" (or set")[0])
     assert words == ["OPENAI_API_KEY=...", *advised]
+    # said once: the status line gives the reason up to the advice, the block gives its command
+    status_line = next(line for line in lines if "needs_model" in line)
+    assert "OPENAI_API_KEY" not in status_line and status_line.endswith("plays only a bundled scenario's script.")
+    assert result.stdout.count("--approve-live-cost") == 1
     assert words[words.index("--workspace") + 1] == str(workspace)

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.live_wire
 
 
 def _hint(stderr: str) -> list[str]:
-    (command,) = re.findall(r"continue it with `astra-memory ([^`]+)`", stderr)
+    (command,) = re.findall(r"continue it with\n  `astra-memory ([^`]+)`", stderr)  # a line of its own
     return shlex.split(command)
 
 

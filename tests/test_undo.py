@@ -83,4 +83,4 @@ def test_a_failed_session_shows_what_it_leaves_as_one_change_not_each_try(agent,
     assert "-    return [origin for origin in raw.split(\",\") if origin]" in shown.stdout
     assert "+    return [origin for origin in raw.split(\",\") if origin and origin.strip()]" in shown.stdout
     assert "if origin and origin]" not in shown.stdout  # the first try, overwritten by the second
-    assert "astra-memory undo undo-net" in shown.stdout
+    assert "\n  `astra-memory undo undo-net` puts back" in shown.stdout  # the command starts its own line

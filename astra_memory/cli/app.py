@@ -99,8 +99,13 @@ def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_
 def _print_summary(summary: dict) -> None:
     style = STATUS_STYLE.get(summary["status"] or "", "white")
     label = " (scripted model)" if summary["model"] == "scripted" else f" (model {summary['model']})"
+    reason = summary["reason"] or ""
+    if summary.get("next_command"):  # its command is printed below, whole; the reason would say it twice
+        from astra_memory.models.advice import RERUN_ADVICE
+
+        reason = reason.split(" " + RERUN_ADVICE, 1)[0]
     console.print(f"[bold]{lit(summary['thread_id'])}[/bold]: [{style}]{lit(summary['status'])}[/{style}]"
-                  f"{lit(label)} — {lit(summary['reason'] or '')}", highlight=False)
+                  f"{lit(label)} — {lit(reason)}", highlight=False)
     console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
                   f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
                   + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
@@ -110,6 +115,8 @@ def _print_summary(summary: dict) -> None:
         console.print("  to go on with a live model (each request costs money; the budget caps it):", markup=False)
         for line in shell_lines(summary["next_command"], max(40, console.width - 4)):
             console.print("    " + line, markup=False, highlight=False)
+        console.print("  (or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and ASTRA_SESSION_BUDGET_USD; "
+                      "LangGraph Studio: docs/studio.md)", markup=False, highlight=False)
     console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
                                    summary["output_tokens"], summary.get("open_requests", 0),
                                    summary.get("open_usd", 0.0)), highlight=False)
@@ -129,9 +136,9 @@ def _print_summary(summary: dict) -> None:
     elif summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
     if leaves:
-        console.print(f"  left in your project, not confirmed: {', '.join(left)}; `astra-memory undo "
-                      f"{summary['thread_id']}` puts back what was there before the session", markup=False,
-                      highlight=False)
+        console.print(f"  left in your project, not confirmed: {', '.join(left)}", markup=False, highlight=False)
+        console.print(f"  `astra-memory undo {summary['thread_id']}` puts back what was there before the session",
+                      markup=False, highlight=False)  # the command on a line of its own: never cut by the wrap
 
 
 @app.command()
@@ -239,8 +246,8 @@ def _interrupted(thread_id: str, settings: Settings, model: str | None) -> None:
     """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do).
     On a terminal a second Ctrl-C within ``CANCEL_WINDOW_S`` cancels it (`resume` then refuses it
     unless given --uncancel)."""
-    err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with "
-              f"`{resume_command(thread_id, model)}`", markup=False, highlight=False)
+    err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with\n"
+              f"  `{resume_command(thread_id, model)}`", markup=False, highlight=False)  # a line of its own
     window = _cancel_window()
     if window > 0:
         try:  # the prompt inside: a Ctrl-C right after it still cancels
