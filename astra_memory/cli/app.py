@@ -24,6 +24,7 @@ from astra_memory.cli.common import (
     console,
     err,
     fail,
+    folded,
     lit,
     print_json,
     print_records,
@@ -96,6 +97,11 @@ def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_
     return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model}{cut})"
 
 
+def said(line: str) -> None:
+    """One of a session summary's lines, two spaces in; on a terminal folded between words."""
+    console.print("  " + folded(line), markup=False, highlight=False)
+
+
 def _print_summary(summary: dict) -> None:
     style = STATUS_STYLE.get(summary["status"] or "", "white")
     label = " (scripted model)" if summary["model"] == "scripted" else f" (model {summary['model']})"
@@ -104,22 +110,22 @@ def _print_summary(summary: dict) -> None:
         from astra_memory.models.advice import RERUN_ADVICE
 
         reason = reason.split(" " + RERUN_ADVICE, 1)[0]
+    head = f"{summary['thread_id']}: {summary['status']}{label} — "  # on a terminal the rest folds between words
     console.print(f"[bold]{lit(summary['thread_id'])}[/bold]: [{style}]{lit(summary['status'])}[/{style}]"
-                  f"{lit(label)} — {lit(reason)}", highlight=False)
-    console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
-                  f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
-                  + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
+                  f"{lit(label)} — {lit(folded(reason, first=len(head)))}", highlight=False)
+    said("model requests {}, tool calls {}, test runs {}, memory hits {}{}".format(
+        summary["model_requests"], summary["tool_calls"], summary["test_runs"], len(summary["memory_hits"]),
+        f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""))
     if summary.get("next_command"):  # the advice's command, broken between options so it copies whole
         from astra_memory.models.advice import shell_lines
 
         console.print("  to go on with a live model (each request costs money; the budget caps it):", markup=False)
         for line in shell_lines(summary["next_command"], max(40, console.width - 4)):
             console.print("    " + line, markup=False, highlight=False)
-        console.print("  (or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and ASTRA_SESSION_BUDGET_USD; "
-                      "LangGraph Studio: docs/studio.md)", markup=False, highlight=False)
-    console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
-                                   summary["output_tokens"], summary.get("open_requests", 0),
-                                   summary.get("open_usd", 0.0)), highlight=False)
+        said("(or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and ASTRA_SESSION_BUDGET_USD; "
+             "LangGraph Studio: docs/studio.md)")
+    said(cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"], summary["output_tokens"],
+                   summary.get("open_requests", 0), summary.get("open_usd", 0.0)))
     tried = [f"{len(summary.get(key) or [])} {what}" for key, what in (
         ("memory_attempts", "shown"), ("attempts_recorded", "recorded"), ("repeats_refused", "repeats refused"))
         if summary.get(key)]
@@ -136,7 +142,7 @@ def _print_summary(summary: dict) -> None:
     elif summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
     if leaves:
-        console.print(f"  left in your project, not confirmed: {', '.join(left)}", markup=False, highlight=False)
+        said(f"left in your project, not confirmed: {', '.join(left)}")
         console.print(f"  `astra-memory undo {summary['thread_id']}` puts back what was there before the session",
                       markup=False, highlight=False)  # the command on a line of its own: never cut by the wrap
 

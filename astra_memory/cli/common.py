@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -48,6 +49,29 @@ def settings_of(ctx: typer.Context) -> Settings:
 
 console = SafeConsole(soft_wrap=True)  # untrusted text is never printed raw (cli/terminal.py)
 err = SafeConsole(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
+
+
+def fold(text: str, *, first: int, indent: int, width: int) -> str:
+    """``text`` broken between words to ``width`` columns: its first line starts after ``first``
+    columns already used, each line after it is indented by ``indent``; a word longer than a line
+    (a long path) is kept whole, never split; each of its own lines is folded apart."""
+    lines: list[str] = []
+    for n, part in enumerate(text.split("\n")):
+        part = part[indent:] if n and part.startswith(" " * indent) else part
+        lead = max(first, indent) if not lines else indent
+        pieces = textwrap.wrap(part, width=max(20, width - indent), initial_indent="x" * (lead - indent),
+                               break_long_words=False, break_on_hyphens=False) or [""]
+        pieces[0] = pieces[0][lead - indent:]
+        lines += pieces
+    return f"\n{' ' * indent}".join(lines)
+
+
+def folded(text: str, *, first: int = 2, indent: int = 2, out: Console | None = None) -> str:
+    """``text`` as a terminal shows it best: on a terminal, ``fold``-ed at its width; into a file or
+    a pipe, unchanged (each line whole, for grep). The caller prints the first ``first`` columns."""
+    out = out or console
+    return fold(text, first=first, indent=indent, width=out.width) if out.is_terminal else text
+
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.")]

@@ -4,13 +4,12 @@ a terminal only: logs and pipes get the node lines alone)."""
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from astra_memory.cli.common import lit
+from astra_memory.cli.common import fold, lit
 from astra_memory.cli.tool_lines import call_line, result_lines
 
 INDENT = 18  # where a node's words start: "  · " and the node name in 13 columns and a space
@@ -83,20 +82,6 @@ def _said(update: dict) -> str:
     return ""
 
 
-def wrapped(detail: str, *, first: int, width: int) -> str:
-    """``detail`` folded between words to ``width`` columns, each line after the first indented to
-    the detail column (INDENT); a word longer than a line (a long path) is kept whole, never split."""
-    lines: list[str] = []
-    for n, part in enumerate(detail.split("\n")):
-        part = part[INDENT:] if n and part.startswith(" " * INDENT) else part
-        lead = first if not lines else INDENT
-        folded = textwrap.wrap(part, width=max(20, width - INDENT), initial_indent="x" * (lead - INDENT),
-                               break_long_words=False, break_on_hyphens=False) or [""]
-        folded[0] = folded[0][lead - INDENT:]
-        lines += folded
-    return f"\n{' ' * INDENT}".join(lines)
-
-
 class SessionProgress:
     """``on_update`` and ``on_start`` for session/run.py's ``_drive``, printing to ``err``."""
 
@@ -109,7 +94,7 @@ class SessionProgress:
         if not self.quiet:
             detail = node_detail(node, update)
             if self.err.is_terminal:  # a person reads it: broken between words; logs and pipes keep lines whole
-                detail = wrapped(detail, first=INDENT + max(0, len(node) - 13), width=self.err.width)
+                detail = fold(detail, first=INDENT + max(0, len(node) - 13), indent=INDENT, width=self.err.width)
             self.err.print(f"  [dim]·[/dim] {node:<13} {lit(detail)}", highlight=False)
 
     def started(self, node: str | None) -> None:

@@ -1,0 +1,33 @@
+"""What an 80-column terminal shows at the end of a session: every line of the summary breaks
+between words (the new-user run on toolz saw `memor|y`, `OPEN|AI_API_KEY`, `$0.010|1` where the
+terminal's own wrap cut them); into a pipe each line stays whole, for grep."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from astra_memory.scenarios import load_scenario
+from tests.conftest import cli_env, run_cli
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.mark.slow
+def test_a_sessions_summary_breaks_between_words_at_80_columns(tmp_path):
+    workspace = load_scenario("alpha").copy_to(tmp_path / "shop")
+    command = ("run", "--workspace", str(workspace), "--test-command", "python -m pytest -q -p no:cacheprovider")
+    shown = run_cli(*command, "--thread-id", "sum-80", env=cli_env(TTY_COMPATIBLE="1", COLUMNS="80"))
+    assert shown.returncode == 2, shown.stderr  # needs_model: its reason is the longest summary line
+    lines = ANSI.sub("", shown.stdout).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("sum-80: needs_model"))
+    too_wide = [line for line in lines[start:]  # a word longer than a line (the long temporary path) is whole
+                if len(line) > 80 and len(line.split()) > 1 and str(workspace) not in line]
+    assert too_wide == [], too_wide
+    assert lines[start + 1].startswith("  ") and not lines[start + 1][2].isspace()  # under the summary's indent
+    words = " ".join(" ".join(lines[start:start + 4]).split())
+    assert "no confirmed fix from memory fixed this failure" in words
+    piped = run_cli(*command, "--thread-id", "sum-pipe", env=cli_env(COLUMNS="80"))
+    (status,) = [line for line in piped.stdout.splitlines() if line.startswith("sum-pipe: needs_model")]
+    assert len(status) > 80 and "no confirmed fix from memory fixed this failure" in status  # whole, one line
