@@ -153,8 +153,9 @@ def test_the_demo_says_where_its_memory_is_with_a_command_that_runs(on_path, mon
     assert (found is not None and Path(found).resolve() == (bin_dir / "astra-memory").resolve()) == on_path
     me = "astra-memory" if on_path else str(bin_dir / "astra-memory")
     note = demo_memory_note("/home/u/.astra/demo/2026 run")
-    assert f"ASTRA_HOME='/home/u/.astra/demo/2026 run' {me} run alpha" in note
-    assert f"{me} memory export" in note and f"&& {me} memory import demo-fixes.jsonl" in note
+    lines = note.splitlines()
+    assert lines[2:4] == ["    ASTRA_HOME='/home/u/.astra/demo/2026 run' \\", f"        {me} run alpha"]
+    assert f"        {me} memory export demo-fixes.jsonl" in lines and f"    {me} memory import demo-fixes.jsonl" in lines
 
 
 @pytest.mark.slow

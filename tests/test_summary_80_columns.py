@@ -31,3 +31,19 @@ def test_a_sessions_summary_breaks_between_words_at_80_columns(tmp_path):
     piped = run_cli(*command, "--thread-id", "sum-pipe", env=cli_env(COLUMNS="80"))
     (status,) = [line for line in piped.stdout.splitlines() if line.startswith("sum-pipe: needs_model")]
     assert len(status) > 80 and "no confirmed fix from memory fixed this failure" in status  # whole, one line
+
+
+@pytest.mark.slow
+def test_the_demos_ending_breaks_between_words_and_gives_each_command_a_line_at_80_columns():
+    """The demo's last lines (where its evidence and its memory are, how to use them) were one long
+    line each: a terminal's wrap cut them mid-word (`evi|dence.json`, `ast|ra-memory`)."""
+    shown = run_cli("demo", env=cli_env(TTY_COMPATIBLE="1", COLUMNS="80"))
+    assert shown.returncode == 0, shown.stderr
+    lines = ANSI.sub("", shown.stdout).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("evidence:"))
+    data_dir = " ".join(lines[start:start + 2]).split()[1].removesuffix("/evidence.json")
+    too_wide = [line for line in lines[start:] if len(line) > 80 and data_dir not in line]
+    assert too_wide == [], too_wide  # only the data folder, a word longer than a line, may run over
+    commands = [line.strip() for line in lines[start:] if line.startswith("    ")]
+    assert commands[0] == f"ASTRA_HOME={data_dir} \\" and commands[1].endswith("astra-memory run alpha")
+    assert commands[-1].endswith("astra-memory memory import demo-fixes.jsonl")

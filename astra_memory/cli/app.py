@@ -492,9 +492,10 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
                        "tool calls", "cost USD", "stored memory", "original tests"], rows,
                       title=f"Evidence (model: {evidence['model']})", whole=(0, 1, 2, 4, 5, 6, 7))
         console.print(cost_line(evidence["model"], evidence["cost_usd"]) + f" for all {len(evidence['sessions'])} sessions", highlight=False)
-        console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)",
-                      markup=False, highlight=False)
-        console.print(demo_memory_note(evidence["data_dir"]), markup=False, highlight=False)
+        prose, commands = demo_memory_note(evidence["data_dir"]).split("\n", 1)
+        for line in (f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)", prose):
+            console.print(folded(line, first=0, indent=2), markup=False, highlight=False)
+        console.print(commands, markup=False, highlight=False)  # each command whole, on lines of its own
     ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
 

@@ -58,11 +58,11 @@ def fold(text: str, *, first: int, indent: int, width: int) -> str:
     lines: list[str] = []
     for n, part in enumerate(text.split("\n")):
         part = part[indent:] if n and part.startswith(" " * indent) else part
-        lead = max(first, indent) if not lines else indent
-        pieces = textwrap.wrap(part, width=max(20, width - indent), initial_indent="x" * (lead - indent),
-                               break_long_words=False, break_on_hyphens=False) or [""]
-        pieces[0] = pieces[0][lead - indent:]
-        lines += pieces
+        lead = first if not lines else indent
+        pieces = textwrap.wrap(part, width=max(20 + indent, width), initial_indent="x" * lead,
+                               subsequent_indent=" " * indent, break_long_words=False,
+                               break_on_hyphens=False) or ["x" * lead]
+        lines += [pieces[0][lead:]] + [piece[indent:] for piece in pieces[1:]]
     return f"\n{' ' * indent}".join(lines)
 
 
