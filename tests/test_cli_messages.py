@@ -6,6 +6,7 @@ import io
 import json
 import os
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from rich.console import Console
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError, ScenarioError
 from tests.conftest import cli_env, run_cli
+from tests.test_resume_hints import path_without_this_venv
 
 # Rich markup, a markup look-alike in code, closing tags and backslashes: all must print as they are.
 TRICKY = ('return f"{value}{t[value % 10]}"', "[bold]not bold[/bold]", "a [/b] stray close", "[/]",
@@ -158,6 +160,16 @@ def test_the_demo_says_where_its_memory_is_with_a_command_that_runs(on_path, mon
     assert f"        {me} memory export demo-fixes.jsonl" in lines and f"    {me} memory import demo-fixes.jsonl" in lines
 
 
+def shell_path(tmp_path: Path) -> str:
+    """A PATH where this venv is not activated (after scripts/demo.sh) but whose `python` is this
+    one (the project's tests run on the shell's python)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
+    (bin_dir / "python").chmod(0o755)
+    return os.pathsep.join([str(bin_dir), path_without_this_venv()])
+
+
 @pytest.mark.slow
 def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp_path):
     """The needs_model advice is one long line (it is the report's reason); at 80 columns a terminal's
@@ -167,7 +179,7 @@ def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp
 
     workspace = load_scenario("alpha").copy_to(tmp_path / "my project")
     result = run_cli("run", "--workspace", str(workspace), "--test-command", "python -m pytest -q -p no:cacheprovider",
-                     "--thread-id", "needs-model-80", env=cli_env(COLUMNS="80"))
+                     "--thread-id", "needs-model-80", env=cli_env(COLUMNS="80", PATH=shell_path(tmp_path)))
     assert result.returncode == 2, result.stderr  # needs a model: the user's choice to make
     lines = result.stdout.splitlines()
     start = lines.index("  to go on with a live model (each request costs money; the budget caps it):")
@@ -183,7 +195,9 @@ def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp
     report = Path(os.environ["ASTRA_HOME"]) / "runs" / "needs-model-80" / "report.json"
     reason = json.loads(report.read_text(encoding="utf-8"))["reason"]  # the advice, whole
     advised = shlex.split(reason.split("OPENAI_API_KEY=... ", 1)[1].split(" (or set")[0])
-    assert words == ["OPENAI_API_KEY=...", *advised]
+    # the program as a shell without this venv activated finds it (after scripts/demo.sh)
+    assert advised[0] == "astra-memory" and words[1] == str(Path(sys.executable).parent / "astra-memory")
+    assert words == ["OPENAI_API_KEY=...", words[1], *advised[1:]]
     # said once: the status line gives the reason up to the advice, the block gives its command
     status_line = next(line for line in lines if "needs_model" in line)
     assert "OPENAI_API_KEY" not in status_line and status_line.endswith("plays only a bundled scenario's script.")

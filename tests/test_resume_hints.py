@@ -4,8 +4,11 @@ works (a live model's cost approval is never carried over from the process that 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -36,8 +39,26 @@ def test_the_resume_hint_after_ctrl_c_in_a_live_session_is_the_command_that_work
 
 
 def test_a_scripted_session_hint_asks_for_no_cost_approval():
+    from astra_memory.session.hints import program, resume_command
+
+    assert resume_command("t-1", "scripted") == f"{program()} resume t-1"
+    assert resume_command("t-1", "openai:gpt-4.1-mini", "--uncancel") == \
+        f"{program()} resume t-1 --uncancel --approve-live-cost"
+
+
+def path_without_this_venv() -> str:
+    """The PATH of a shell where this venv is not activated (after scripts/demo.sh)."""
+    bin_dir = Path(sys.executable).parent.resolve()
+    return os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p and Path(p).resolve() != bin_dir)
+
+
+def test_a_resume_hint_names_the_program_as_the_shell_finds_it(monkeypatch):
+    """The new-user run on more-itertools: after scripts/demo.sh the venv is not activated and the
+    hints said a bare `astra-memory resume ...`, which that shell does not find."""
     from astra_memory.session.hints import resume_command
 
+    bin_dir = Path(sys.executable).parent
+    monkeypatch.setenv("PATH", path_without_this_venv())
+    assert resume_command("t-1", "scripted") == f"{bin_dir / 'astra-memory'} resume t-1"
+    monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), path_without_this_venv()]))
     assert resume_command("t-1", "scripted") == "astra-memory resume t-1"
-    assert resume_command("t-1", "openai:gpt-4.1-mini", "--uncancel") == \
-        "astra-memory resume t-1 --uncancel --approve-live-cost"

@@ -39,7 +39,7 @@ from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.learn.options import is_learn_thread
-from astra_memory.session.hints import resume_command
+from astra_memory.session.hints import program, resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
 
@@ -120,7 +120,8 @@ def _print_summary(summary: dict) -> None:
         from astra_memory.models.advice import shell_lines
 
         console.print("  to go on with a live model (each request costs money; the budget caps it):", markup=False)
-        for line in shell_lines(summary["next_command"], max(40, console.width - 4)):
+        words = [program(quoted=False) if word == "astra-memory" else word for word in summary["next_command"]]
+        for line in shell_lines(words, max(40, console.width - 4)):  # the program as this shell finds it
             console.print("    " + line, markup=False, highlight=False)
         said("(or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and ASTRA_SESSION_BUDGET_USD; "
              "LangGraph Studio: docs/studio.md)")
@@ -143,7 +144,7 @@ def _print_summary(summary: dict) -> None:
         console.print(summary["diff"], highlight=False, markup=False)
     if leaves:
         said(f"left in your project, not confirmed: {', '.join(left)}")
-        console.print(f"  `astra-memory undo {summary['thread_id']}` puts back what was there before the session",
+        console.print(f"  `{program()} undo {summary['thread_id']}` puts back what was there before the session",
                       markup=False, highlight=False)  # the command on a line of its own: never cut by the wrap
 
 

@@ -16,17 +16,18 @@ def resume_command(thread_id: str, model: str | None, *flags: str) -> str:
     session's hint carries ``--approve-live-cost``; its budget and other knobs are the session's own,
     kept by ``resume``."""
     live = () if model in (None, "", SCRIPTED) else ("--approve-live-cost",)
-    return " ".join(("astra-memory resume", thread_id, *flags, *live))
+    return " ".join((program(), "resume", thread_id, *flags, *live))
 
 
-def program() -> str:
+def program(*, quoted: bool = True) -> str:
     """How to type this installation's ``astra-memory``: the bare name when the shell's PATH finds this
-    very program, else the console script's full path. After ``scripts/demo.sh`` the venv is not
-    activated, so a bare ``astra-memory`` is not found (or finds another installation)."""
+    very program, else the console script's full path (shell-quoted unless ``quoted`` is false).
+    After ``scripts/demo.sh`` the venv is not activated, so a bare ``astra-memory`` is not found (or
+    finds another installation)."""
     script = Path(sys.executable).parent / "astra-memory"
     if not script.is_file():  # not run from an installed environment: the name is all we know
         return "astra-memory"
     found = shutil.which("astra-memory")
     if found and Path(found).resolve() == script.resolve():
         return "astra-memory"
-    return shlex.quote(str(script))
+    return shlex.quote(str(script)) if quoted else str(script)
