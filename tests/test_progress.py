@@ -47,6 +47,18 @@ def test_no_progress_line_is_empty_when_the_node_said_something(agent, settings)
     assert empty == [], lines
 
 
+def test_an_edit_that_cannot_apply_says_so_at_the_approval_step(agent, settings):
+    """The new-user run on more-itertools: an edit whose old_text was not in the file was never put
+    to the reviewer, and its approval line was a bare `· approve`."""
+    lines: list[tuple[str, str]] = []
+    missing = call("apply_edit", path="app/settings.py", old_text="no such text", new_text="y")
+    task = task_with_script(settings, "t-approve-empty", [ALPHA_DIAGNOSIS, missing, ALPHA_FIX, FINISH])
+    task["approve_edits"] = True
+    start_session(agent, task, on_update=lambda node, update: lines.append((node, node_detail(node, update))))
+    (first, *_) = [detail for node, detail in lines if node == "approve"]
+    assert first.startswith("not asked"), lines
+
+
 def _terminal_lines(agent, settings, thread_id: str, script: list[dict]) -> list[str]:
     """What an 80-column terminal shows of a session's progress lines (rich renders them at 80)."""
     shown = io.StringIO()

@@ -55,8 +55,9 @@ def node_detail(node: str, update: dict) -> str:
     elif node == "tools" and update.get("messages") and getattr(update["messages"][0], "name", None):
         answered = update["messages"][0]  # the executed call's observation; refusals of extra calls follow
         detail = f"\n{' ' * INDENT}".join(result_lines(str(answered.content), answered.name))
-    elif node == "approve" and update.get("approvals"):
-        detail = f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}"
+    elif node == "approve":  # nothing asked: edit refuses the call (or ends the run) and says why, next
+        detail = (f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}" if update.get("approvals")
+                  else "not asked: this edit cannot be made (the next line says why)")
     elif node == "edit" and update.get("edits"):
         detail = update["edits"][-1]["path"]
     elif node == "test" and update.get("test_runs"):
