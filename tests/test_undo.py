@@ -87,9 +87,9 @@ def test_a_failed_session_shows_what_it_leaves_as_one_change_not_each_try(agent,
     assert "-    return [origin for origin in raw.split(\",\") if origin]" in shown.stdout
     assert "+    return [origin for origin in raw.split(\",\") if origin and origin.strip()]" in shown.stdout
     assert "if origin and origin]" not in shown.stdout  # the first try, overwritten by the second
-    assert "\n  `" in shown.stdout and " undo undo-net` puts back" in shown.stdout  # the command starts its own line
+    assert "; to put back what was there before the session:\n    " in shown.stdout  # the command: a line alone
     # As printed, in a shell where the venv is not activated (after scripts/demo.sh), it runs.
-    (hint,) = re.findall(r"^  `([^`]+ undo undo-net)` puts back", shown.stdout, re.M)
+    (hint,) = re.findall(r"^    (\S+ undo undo-net)$", shown.stdout, re.M)
     undone = subprocess.run(shlex.split(hint), capture_output=True, text=True, cwd=tmp_path,
                             env=cli_env(PATH=path_without_this_venv()))
     assert undone.returncode == 0, undone.stderr

@@ -143,9 +143,10 @@ def _print_summary(summary: dict) -> None:
     elif summary["diff"]:
         console.print(summary["diff"], highlight=False, markup=False)
     if leaves:
-        said(f"left in your project, not confirmed: {', '.join(left)}")
-        console.print(f"  `{program()} undo {summary['thread_id']}` puts back what was there before the session",
-                      markup=False, highlight=False)  # the command on a line of its own: never cut by the wrap
+        said(f"left in your project, not confirmed: {', '.join(left)}; to put back what was there before "
+             "the session:")
+        console.print(f"    {program()} undo {summary['thread_id']}", markup=False,
+                      highlight=False)  # the command alone on its line: never cut by the wrap, copied whole
 
 
 @app.command()
