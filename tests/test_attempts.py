@@ -152,11 +152,16 @@ def test_a_human_who_approves_the_repetition_overrides_the_gate(agent, settings)
     # On a terminal the same payload is shown before the question, not only the diff (issue 36 item 1).
     shown = _on_terminal(request, "a\n")
     assert attempt_id in shown and "did not pass" in shown and shown.index("caution:") < shown.index("apply this edit?")
+    # At 80 columns the caution breaks between words (the new-user run saw `(fa|iled attempt` cut by the wrap).
+    at_80 = _on_terminal(request, "a\n", terminal=True)
+    above_the_diff = at_80.split("\n--- a/", 1)[0]  # the diff is the project's text, printed as it is
+    assert [line for line in above_the_diff.splitlines() if len(line) > 80] == []
+    assert f"failed attempt {attempt_id}" in " ".join(at_80.split())
     assert final.get("repeats_refused") in (None, []) and len(final["edits"]) == 1  # applied, as approved
     assert agent.memory.attempts.get(attempt_id).times_tried == 2
 
 
-def _on_terminal(request: dict, typed: str) -> str:
+def _on_terminal(request: dict, typed: str, *, terminal: bool = False) -> str:
     import io
     import sys
 
@@ -167,7 +172,8 @@ def _on_terminal(request: dict, typed: str) -> str:
     out, stdin = io.StringIO(), sys.stdin
     sys.stdin = io.StringIO(typed)
     try:
-        ask_on_terminal(Console(file=out, width=80))(request)
+        ask_on_terminal(Console(file=out, width=80, force_terminal=terminal, color_system=None,
+                                soft_wrap=True))(request)  # as the CLI's err: the terminal wraps
     finally:
         sys.stdin = stdin
     return out.getvalue()
