@@ -161,6 +161,19 @@ def test_a_human_who_approves_the_repetition_overrides_the_gate(agent, settings)
     assert agent.memory.attempts.get(attempt_id).times_tried == 2
 
 
+def test_the_memory_search_line_says_failed_attempts_were_shown(agent, settings):
+    """The new-user run on more-itertools: the model was shown a failed attempt before its first edit
+    and the terminal said only `· memory_search 0 hit(s)`."""
+    from astra_memory.cli.progress import node_detail
+
+    start_session(agent, task_with_script(settings, "t-first", [ALPHA_DIAGNOSIS, WRONG, FINISH]))
+    lines: list[str] = []
+    start_session(agent, task_with_script(settings, "t-next", [ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH]),
+                  context=Context(replay=False),
+                  on_update=lambda node, update: lines.append(node_detail(node, update)) if node == "memory_search" else None)
+    assert lines[0].endswith("; 1 failed attempt(s) on this failure shown"), lines
+
+
 def _on_terminal(request: dict, typed: str, *, terminal: bool = False) -> str:
     import io
     import sys

@@ -36,6 +36,8 @@ def node_detail(node: str, update: dict) -> str:
     elif node == "memory_search" and update.get("memory"):
         hits = update["memory"]["hits"]
         detail = f"{len(hits)} hit(s)" + (f", best {hits[0]['score']:.4f} from {hits[0]['session_id']}" if hits else "")
+        if update["memory"].get("attempts"):  # shown to the model apart from the fixes, before its first edit
+            detail += f"; {len(update['memory']['attempts'])} failed attempt(s) on this failure shown"
         if update["memory"].get("damaged_skipped"):
             detail += f"; {update['memory']['damaged_skipped']} damaged record(s) skipped (events.jsonl names them)"
     elif node == "diagnosis_search" and update.get("diagnosis"):
