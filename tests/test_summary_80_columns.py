@@ -47,3 +47,23 @@ def test_the_demos_ending_breaks_between_words_and_gives_each_command_a_line_at_
     commands = [line.strip() for line in lines[start:] if line.startswith("    ")]
     assert commands[0] == f"ASTRA_HOME={data_dir} \\" and commands[1].endswith("astra-memory run alpha")
     assert commands[-1].endswith("astra-memory memory import demo-fixes.jsonl")
+
+
+def test_memory_search_list_and_attempts_break_between_words_at_80_columns(agent, settings):
+    """The new-user run on more-itertools: `memory search` and `memory list --attempts` printed each
+    field on one line, and the terminal cut it mid-word (`d|id not match`, `ti|me(s)`)."""
+    from astra_memory.session.run import start_session
+    from tests.helpers import ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH, call, task_with_script
+
+    wrong = call("apply_edit", path="app/settings.py", old_text="if origin]", new_text="if origin and origin]")
+    start_session(agent, task_with_script(settings, "t-wrong", [ALPHA_DIAGNOSIS, wrong, FINISH]))
+    start_session(agent, task_with_script(settings, "t-right", [ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH]))
+    env = cli_env(TTY_COMPATIBLE="1", COLUMNS="80", ASTRA_MIN_SCORE="0")
+    for args in (("memory", "search", "AssertionError: second origin rejected, comma whitespace"),
+                 ("memory", "list", "--attempts"), ("memory", "list")):
+        shown = run_cli(*args, env=env)
+        assert shown.returncode == 0, shown.stderr
+        lines = ANSI.sub("", shown.stdout).splitlines()
+        assert len(lines) > 3, lines
+        too_wide = [line for line in lines if len(line) > 80 and len(line.split()) > 1]
+        assert too_wide == [], (args, too_wide)

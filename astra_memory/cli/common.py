@@ -68,9 +68,18 @@ def fold(text: str, *, first: int, indent: int, width: int) -> str:
 
 def folded(text: str, *, first: int = 2, indent: int = 2, out: Console | None = None) -> str:
     """``text`` as a terminal shows it best: on a terminal, ``fold``-ed at its width; into a file or
-    a pipe, unchanged (each line whole, for grep). The caller prints the first ``first`` columns."""
+    a pipe, or text of many lines (a diff, test output: shown as it is), unchanged (each line whole,
+    for grep). The caller prints the first ``first`` columns."""
     out = out or console
-    return fold(text, first=first, indent=indent, width=out.width) if out.is_terminal else text
+    if not out.is_terminal or "\n" in text:
+        return text
+    return fold(text, first=first, indent=indent, width=out.width)
+
+
+def folded_lines(text: str, *, indent: int, out: Console | None = None) -> str:
+    """Each line of ``text`` ``folded`` on its own, from column 0 (its own leading spaces kept), the
+    lines it breaks into indented by ``indent``."""
+    return "\n".join(folded(line, first=0, indent=indent, out=out) for line in text.split("\n"))
 
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -117,7 +126,8 @@ def print_records(headers: list[str], rows: list[list[str]], *, title: str | Non
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
         for header, cell in zip(headers[1:], row[1:], strict=True):
-            out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
+            out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
+                      highlight=False)
 
 
 def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console | None = None) -> None:
@@ -145,7 +155,8 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
         for header, cell in zip(headers[1:], row[1:], strict=True):
             if cell:
-                out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
+                out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
+                          highlight=False)
 
 
 def print_json(data: Any) -> None:

@@ -26,6 +26,8 @@ from astra_memory.cli.common import (
     console,
     err,
     fail,
+    folded,
+    folded_lines,
     given_of,
     lit,
     print_json,
@@ -95,7 +97,8 @@ def memory_search(ctx: typer.Context, query: str,
     _damaged_note(memory.damaged)
     if as_json:
         return print_json([h.to_dict() for h in hits])
-    console.print(format_hits_for_people(hits, query=query, project_id=project_id), markup=False, highlight=False)
+    console.print(folded_lines(format_hits_for_people(hits, query=query, project_id=project_id), indent=5),
+                  markup=False, highlight=False)  # on a terminal each field breaks between words
 
 
 @memory_app.command("list")
@@ -184,7 +187,8 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
         return print_json({**record.model_dump(mode="json"),
                             "tried_first": [a.model_dump(mode="json") for a in tried_first]})
     for key, value in record.model_dump(mode="json", exclude={"confirmations", "not_replayable"}).items():
-        console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup
+        console.print(f"[bold]{key}[/bold]: {lit(folded(str(value), first=len(key) + 2))}",
+                      highlight=False)  # stored text: never markup; on a terminal, broken between words
     refusal = record.replay_refusal
     console.print(f"[bold]replayable[/bold]: {lit('no, ' + refusal if refusal else 'yes')}", highlight=False)
     print_records(["confirmed at", "kind", "session / thread", "model", "outcome"],
