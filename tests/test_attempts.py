@@ -239,6 +239,9 @@ def test_cli_lists_shows_exports_imports_and_invalidates_attempts(agent, setting
     assert agent.memory.attempts.get(attempt_id) is None
     imported = run_cli("memory", "import", str(exported), "--json", env=env)
     assert json.loads(imported.stdout)["attempts"] == 1 and agent.memory.attempts.get(attempt_id).imported
+    again = run_cli("memory", "import", str(exported), env=env)  # the new-user run: "and 2 failed attempt(s)" again
+    assert again.stdout.startswith("imported 0 new record(s)") and "0 new failed attempt(s), 1 already there" \
+        in again.stdout, again.stdout
 
 
 def test_an_imported_attempt_cannot_block_the_right_fix(agent, settings, tmp_path):

@@ -253,11 +253,13 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
         fail(str(exc))
     if as_json:
         return print_json({"imported": report.records, "new": report.records - report.merged_with_existing,
-                            "already_there": report.merged_with_existing, "attempts": report.attempts})
-    there = report.merged_with_existing
+                            "already_there": report.merged_with_existing, "attempts": report.attempts,
+                            "attempts_already_there": report.attempts_already_there})
+    there, tried = report.merged_with_existing, report.attempts_already_there
     new = f"imported {report.records - there} new record(s)" + (
         f", {there} already there (their confirmations merged)" if there else "")
-    console.print(f"{new} and {report.attempts} failed attempt(s) from {path}", markup=False, highlight=False)
+    attempts = f"{report.attempts - tried} new failed attempt(s)" + (f", {tried} already there" if tried else "")
+    console.print(folded(f"{new} and {attempts} from {path}", first=0), markup=False, highlight=False)
 
 
 @memory_app.command("smoke")
