@@ -11,7 +11,7 @@ import pytest
 from astra_memory.scenarios import load_scenario
 from tests.conftest import cli_env, run_cli
 
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # colours, and the spinner's cursor moves
 
 
 @pytest.mark.slow
@@ -47,6 +47,11 @@ def test_the_demos_ending_breaks_between_words_and_gives_each_command_a_line_at_
     commands = [line.strip() for line in lines[start:] if line.startswith("    ")]
     assert commands[0] == f"ASTRA_HOME={data_dir} \\" and commands[1].endswith("astra-memory run alpha")
     assert commands[-1].endswith("astra-memory memory import demo-fixes.jsonl")
+    # its progress lines too: a test id longer than the room under the detail column starts further
+    # left, whole (`test_env_origins_with_tabs_and_trailing_sp|aces` was cut by the terminal's wrap)
+    progress = ANSI.sub("", shown.stderr).splitlines()
+    assert "tests/test_cors.py::test_env_origins_with_tabs_and_trailing_spaces," in [p.strip() for p in progress]
+    assert [line for line in progress if len(line) > 80 and not line.startswith("⠋")] == []
 
 
 def test_memory_search_list_and_attempts_break_between_words_at_80_columns(agent, settings):

@@ -55,15 +55,18 @@ def fold(text: str, *, first: int, indent: int, width: int) -> str:
     """``text`` broken between words to ``width`` columns: its first line starts after ``first``
     columns already used, each line after it is indented by ``indent``; a word longer than a line
     (a long path) is kept whole, never split; each of its own lines is folded apart."""
-    lines: list[str] = []
+    lines: list[str] = []  # the first without its ``first`` columns, the others with their indent
     for n, part in enumerate(text.split("\n")):
         part = part[indent:] if n and part.startswith(" " * indent) else part
         lead = first if not lines else indent
         pieces = textwrap.wrap(part, width=max(20 + indent, width), initial_indent="x" * lead,
                                subsequent_indent=" " * indent, break_long_words=False,
                                break_on_hyphens=False) or ["x" * lead]
-        lines += [pieces[0][lead:]] + [piece[indent:] for piece in pieces[1:]]
-    return f"\n{' ' * indent}".join(lines)
+        lines.append(pieces[0][lead:] if not lines else " " * indent + pieces[0][lead:])
+        for piece in pieces[1:]:  # a word too long for a line at the indent starts further left, whole
+            body = piece[indent:]
+            lines.append(" " * (indent if len(piece) <= width else max(0, width - len(body))) + body)
+    return "\n".join(lines)
 
 
 def folded(text: str, *, first: int = 2, indent: int = 2, out: Console | None = None) -> str:
