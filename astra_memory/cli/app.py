@@ -315,6 +315,18 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
+        changed = sorted(set(given or {}) - {"approve_live_cost"})
+        if changed:  # `raise max_model_requests (--max-model-requests ...)` leads here: say where it applies
+            from astra_memory.models.advice import shell_lines
+            from astra_memory.session.hints import rerun_words
+
+            task = final.get("task") or {}
+            err.print(folded(f"the options given ({', '.join(changed)}) apply to a session that goes on; a "
+                             "finished one does not: run it again as a new session with them:", first=0, out=err),
+                      markup=False, highlight=False)
+            for line in shell_lines(rerun_words(task, {**(task.get("knobs") or {}), **(given or {})}),
+                                    max(40, err.width - 4)):
+                err.print("    " + line, markup=False, highlight=False)
     _finish(summary, waiting, as_json, resumed=ran)
 
 
