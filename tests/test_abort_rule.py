@@ -15,6 +15,7 @@ from astra_memory.cli.app import app
 from astra_memory.errors import AstraError, MemoryGateError
 from astra_memory.models.live import MAX_RESPONSE_BYTES
 from astra_memory.scenarios import load_scenario
+from astra_memory.session.hints import program
 from astra_memory.session.run import open_agent
 from astra_memory.tools.guard import call_guarded
 from tests.conftest import cli_env, run_cli
@@ -48,7 +49,7 @@ def test_an_internal_error_in_a_tool_ends_error_keeps_the_decision_and_resume_fi
     assert "Traceback" not in faulty.stderr
     line = [ln for ln in faulty.stderr.splitlines() if "status error" in ln]
     assert line == [f"error: session {THREAD} stopped with status error in tools (InjectedFault: injected by "
-                    f"ASTRA_TOOL_FAULT=1); its pending step is kept: remove the cause, then `astra-memory resume "
+                    f"ASTRA_TOOL_FAULT=1); its pending step is kept: remove the cause, then `{program()} resume "
                     f"{THREAD}` retries it"]
 
     listed = {r["thread_id"]: r for r in json.loads(run_cli("threads", "--json", env=env).stdout)}

@@ -152,11 +152,29 @@ def test_a_human_who_approves_the_repetition_overrides_the_gate(agent, settings)
     # On a terminal the same payload is shown before the question, not only the diff (issue 36 item 1).
     shown = _on_terminal(request, "a\n")
     assert attempt_id in shown and "did not pass" in shown and shown.index("caution:") < shown.index("apply this edit?")
+    # At 80 columns the caution breaks between words (the new-user run saw `(fa|iled attempt` cut by the wrap).
+    at_80 = _on_terminal(request, "a\n", terminal=True)
+    above_the_diff = at_80.split("\n--- a/", 1)[0]  # the diff is the project's text, printed as it is
+    assert [line for line in above_the_diff.splitlines() if len(line) > 80] == []
+    assert f"failed attempt {attempt_id}" in " ".join(at_80.split())
     assert final.get("repeats_refused") in (None, []) and len(final["edits"]) == 1  # applied, as approved
     assert agent.memory.attempts.get(attempt_id).times_tried == 2
 
 
-def _on_terminal(request: dict, typed: str) -> str:
+def test_the_memory_search_line_says_failed_attempts_were_shown(agent, settings):
+    """The new-user run on more-itertools: the model was shown a failed attempt before its first edit
+    and the terminal said only `· memory_search 0 hit(s)`."""
+    from astra_memory.cli.progress import node_detail
+
+    start_session(agent, task_with_script(settings, "t-first", [ALPHA_DIAGNOSIS, WRONG, FINISH]))
+    lines: list[str] = []
+    start_session(agent, task_with_script(settings, "t-next", [ALPHA_DIAGNOSIS, ALPHA_FIX, FINISH]),
+                  context=Context(replay=False),
+                  on_update=lambda node, update: lines.append(node_detail(node, update)) if node == "memory_search" else None)
+    assert lines[0].endswith("; 1 failed attempt(s) on this failure shown"), lines
+
+
+def _on_terminal(request: dict, typed: str, *, terminal: bool = False) -> str:
     import io
     import sys
 
@@ -167,7 +185,8 @@ def _on_terminal(request: dict, typed: str) -> str:
     out, stdin = io.StringIO(), sys.stdin
     sys.stdin = io.StringIO(typed)
     try:
-        ask_on_terminal(Console(file=out, width=80))(request)
+        ask_on_terminal(Console(file=out, width=80, force_terminal=terminal, color_system=None,
+                                soft_wrap=True))(request)  # as the CLI's err: the terminal wraps
     finally:
         sys.stdin = stdin
     return out.getvalue()
@@ -220,6 +239,9 @@ def test_cli_lists_shows_exports_imports_and_invalidates_attempts(agent, setting
     assert agent.memory.attempts.get(attempt_id) is None
     imported = run_cli("memory", "import", str(exported), "--json", env=env)
     assert json.loads(imported.stdout)["attempts"] == 1 and agent.memory.attempts.get(attempt_id).imported
+    again = run_cli("memory", "import", str(exported), env=env)  # the new-user run: "and 2 failed attempt(s)" again
+    assert again.stdout.startswith("imported 0 new record(s)") and "0 new failed attempt(s), 1 already there" \
+        in again.stdout, again.stdout
 
 
 def test_an_imported_attempt_cannot_block_the_right_fix(agent, settings, tmp_path):

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+from astra_memory.session.hints import program
 from tests.conftest import ROOT, cli_env, run_cli
 
 
@@ -34,7 +35,7 @@ def test_cancel_marks_a_thread_and_resume_refuses_it_unless_uncancel(settings):
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: thread c-1 was cancelled (astra-memory cancel, ")
-    assert "`astra-memory resume c-1 --uncancel` continues it anyway" in lines[0]
+    assert f"`{program()} resume c-1 --uncancel` continues it anyway" in lines[0]
 
     resumed = run_cli("resume", "c-1", "--uncancel", "--json", env=env)
     assert resumed.returncode == 0, resumed.stderr

@@ -56,7 +56,7 @@ def test_memory_commands_round_trip(tmp_path):
     assert run_cli("memory", "delete", memory_id).returncode == 0
     assert run_cli("memory", "show", memory_id).returncode == 2  # unknown input: a usage exit
     imported = run_cli("memory", "import", str(export))
-    assert imported.returncode == 0 and imported.stdout.startswith("imported 1 new record(s) and 0 failed")
+    assert imported.returncode == 0 and imported.stdout.startswith("imported 1 new record(s) and 0 new failed")
     assert json.loads(run_cli("memory", "show", memory_id, "--json").stdout)["memory_id"] == memory_id
     again = run_cli("memory", "import", str(export))  # issue 36 item 10: it said "imported 1 record(s)" again
     assert "imported 0 new record(s), 1 already there (their confirmations merged)" in again.stdout

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
+import os
 import shlex
+import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -11,6 +15,7 @@ from rich.console import Console
 from astra_memory.context import Context
 from astra_memory.errors import ConfigurationError, ScenarioError
 from tests.conftest import cli_env, run_cli
+from tests.test_resume_hints import path_without_this_venv
 
 # Rich markup, a markup look-alike in code, closing tags and backslashes: all must print as they are.
 TRICKY = ('return f"{value}{t[value % 10]}"', "[bold]not bold[/bold]", "a [/b] stray close", "[/]",
@@ -150,8 +155,19 @@ def test_the_demo_says_where_its_memory_is_with_a_command_that_runs(on_path, mon
     assert (found is not None and Path(found).resolve() == (bin_dir / "astra-memory").resolve()) == on_path
     me = "astra-memory" if on_path else str(bin_dir / "astra-memory")
     note = demo_memory_note("/home/u/.astra/demo/2026 run")
-    assert f"ASTRA_HOME='/home/u/.astra/demo/2026 run' {me} run alpha" in note
-    assert f"{me} memory export" in note and f"&& {me} memory import demo-fixes.jsonl" in note
+    lines = note.splitlines()
+    assert lines[2:4] == ["    ASTRA_HOME='/home/u/.astra/demo/2026 run' \\", f"        {me} run alpha"]
+    assert f"        {me} memory export demo-fixes.jsonl" in lines and f"    {me} memory import demo-fixes.jsonl" in lines
+
+
+def shell_path(tmp_path: Path) -> str:
+    """A PATH where this venv is not activated (after scripts/demo.sh) but whose `python` is this
+    one (the project's tests run on the shell's python)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
+    (bin_dir / "python").chmod(0o755)
+    return os.pathsep.join([str(bin_dir), path_without_this_venv()])
 
 
 @pytest.mark.slow
@@ -163,7 +179,7 @@ def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp
 
     workspace = load_scenario("alpha").copy_to(tmp_path / "my project")
     result = run_cli("run", "--workspace", str(workspace), "--test-command", "python -m pytest -q -p no:cacheprovider",
-                     env=cli_env(COLUMNS="80"))
+                     "--thread-id", "needs-model-80", env=cli_env(COLUMNS="80", PATH=shell_path(tmp_path)))
     assert result.returncode == 2, result.stderr  # needs a model: the user's choice to make
     lines = result.stdout.splitlines()
     start = lines.index("  to go on with a live model (each request costs money; the budget caps it):")
@@ -176,7 +192,14 @@ def test_a_session_that_needs_a_model_prints_the_command_whole_at_80_columns(tmp
     assert len(block) >= 3 and all(len(line) <= 80 or str(workspace) in line for line in block), block
     assert sum(str(workspace) in line for line in block) == 1
     words = shlex.split(" ".join(line.removesuffix(" \\") for line in block))
-    reason = next(line for line in lines if "needs_model" in line)
+    report = Path(os.environ["ASTRA_HOME"]) / "runs" / "needs-model-80" / "report.json"
+    reason = json.loads(report.read_text(encoding="utf-8"))["reason"]  # the advice, whole
     advised = shlex.split(reason.split("OPENAI_API_KEY=... ", 1)[1].split(" (or set")[0])
-    assert words == ["OPENAI_API_KEY=...", *advised]
+    # the program as a shell without this venv activated finds it (after scripts/demo.sh)
+    assert advised[0] == "astra-memory" and words[1] == str(Path(sys.executable).parent / "astra-memory")
+    assert words == ["OPENAI_API_KEY=...", words[1], *advised[1:]]
+    # said once: the status line gives the reason up to the advice, the block gives its command
+    status_line = next(line for line in lines if "needs_model" in line)
+    assert "OPENAI_API_KEY" not in status_line and status_line.endswith("plays only a bundled scenario's script.")
+    assert result.stdout.count("--approve-live-cost") == 1
     assert words[words.index("--workspace") + 1] == str(workspace)

@@ -386,6 +386,31 @@ def test_a_fix_that_stops_passing_tests_from_running_is_not_a_pass(tmp_path):
     assert selected.passed and selected.tests == {"tests/test_calc.py::test_double[3-7]": "passed"}, selected.outcome
 
 
+def test_subtests_count_as_pytest_counts_them_and_a_failed_one_fails_its_test(tmp_path):
+    """The new-user run on more-itertools (unittest subTest, 21,194 subtests): pytest printed
+    "765 passed" and its per-test results said 21,959 passed, so the right fix was "not a pass" and
+    was recorded as a failed attempt. A passed subtest is counted apart, as pytest does; a failed one
+    still fails its test, even one whose own report passed (unittest)."""
+    root = tmp_path / "p"
+    (root / "tests").mkdir(parents=True)
+    (root / "app.py").write_text("def even(n):\n    return n % 2 == 1\n")
+    (root / "tests" / "test_even.py").write_text(
+        "import unittest\n\nfrom app import even\n\n\n"
+        "class TestEven(unittest.TestCase):\n    def test_even(self):\n        for n in (0, 2, 4):\n"
+        "            with self.subTest(n=n):\n                self.assertTrue(even(n))\n\n"
+        "    def test_fine(self):\n        for n in range(3):\n            with self.subTest(n=n):\n"
+        "                self.assertEqual(n, n)\n")
+    command = "python -m pytest -q -p no:cacheprovider tests"
+    first = run_tests(root, command)
+    even_id, fine_id = "tests/test_even.py::TestEven::test_even", "tests/test_even.py::TestEven::test_fine"
+    assert first.tests == {even_id: "failed", fine_id: "passed"}, first.outcome
+    assert "per-test results say" not in first.outcome, first.outcome
+    (root / "app.py").write_text("def even(n):\n    return n % 2 == 0\n")
+    fixed = run_tests(root, command, baseline=Baseline("pytest", first.tests, first.results_complete))
+    assert fixed.passed, fixed.outcome
+    assert fixed.outcome == "1 of 1 failing tests now pass; 2 passed, 0 failed", fixed.outcome
+
+
 def test_the_exit_code_rule_and_the_nothing_failed_rule_have_one_reader_each():
     """Issue 34 item 2: stores/trust.py recognises an exit-code-only outcome by results.py's own words, and
     observe's "nothing to fix" is results.nothing_failed, not a copy."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import signal
 
+from astra_memory.session.hints import program
 from tests.conftest import cli_env, run_cli
 
 
@@ -15,7 +16,7 @@ def test_killed_before_the_first_checkpoint(isolated_home):
     (listed,) = json.loads(run_cli("threads", "--json").stdout)
     assert (listed["thread_id"], listed["status"], listed["next"]) == ("early-1", "not started", ["observe"])
     again = run_cli("run", "alpha", "--thread-id", "early-1")
-    assert again.returncode == 2 and "already exists; use `astra-memory resume early-1`" in again.stderr
+    assert again.returncode == 2 and f"already exists; use `{program()} resume early-1`" in again.stderr
     resumed = run_cli("resume", "early-1", "--json")
     assert resumed.returncode == 0, resumed.stderr
     summary = json.loads(resumed.stdout)

@@ -175,6 +175,8 @@ def test_no_replay_asks_the_model_and_is_kept_across_resume(agent, settings):
     final = start_session(agent, task, context=Context(replay=False))
     assert final["status"] == "fixed" and final["budget"]["model_requests"] > 0
     assert final["replay"]["skipped"].startswith("switched off") and final["task"]["knobs"]["replay"] is False
+    # said once, with how it is set (the new-user run read "switched off (replay (--no-replay, ASTRA_REPLAY))")
+    assert final["replay"]["skipped"] == "switched off: replay (--no-replay, ASTRA_REPLAY)"
 
 
 # -- a crash during replay ----------------------------------------------------------------------

@@ -54,3 +54,15 @@ def test_a_table_that_fits_stays_a_table_and_keeps_its_names_on_one_line():
     narrow = Table("model", "input", title="t")
     narrow.add_row("gpt-4o-mini-2024-07-18", "0.15")
     assert "gpt-4o-mini-2024-07-18" in _render(narrow, 40)
+
+
+def test_a_models_prices_break_between_words_at_an_80_column_terminal():
+    """The new-user run on more-itertools: `prices gpt-4.1-mini` printed its source, uplift and
+    shutdown lines whole and the terminal cut them mid-word (`model_prices_and_c|ontext`, `open|ai.com`)."""
+    import re
+
+    shown = run_cli("prices", "gpt-4.1-mini", env=cli_env(COLUMNS="80", TTY_COMPATIBLE="1"))
+    assert shown.returncode == 0, shown.stderr
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", shown.stdout).splitlines()
+    assert [line for line in lines if len(line) > 80 and len(line.split()) > 1] == []
+    assert "litellm/model_prices_and_context_window_backup.json" in " ".join(" ".join(lines).split())

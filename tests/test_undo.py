@@ -4,13 +4,17 @@ back what was there before, byte for byte, all files or none, never over a file 
 from __future__ import annotations
 
 import json
+import re
+import shlex
+import subprocess
 from pathlib import Path
 
 from astra_memory.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
-from tests.conftest import run_cli
+from tests.conftest import cli_env, run_cli
 from tests.helpers import ALPHA_DIAGNOSIS, FINISH, call
+from tests.test_resume_hints import path_without_this_venv
 
 WRONG = call("apply_edit", path="app/settings.py", old_text="if origin]", new_text="if origin and origin]")
 
@@ -65,3 +69,27 @@ def test_undo_never_overwrites_a_file_changed_since(agent, settings, tmp_path):
 def test_undo_refuses_an_unknown_thread(settings):
     refused = run_cli("undo", "no-such-thread")
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
+
+
+def test_a_failed_session_shows_what_it_leaves_as_one_change_not_each_try(agent, settings, tmp_path):
+    """The new-user run on toolz: three tries at one line ended `failed` and the terminal printed three
+    diffs, each over the one before; what is left in the project is one change from before the session."""
+    project = _own_project(tmp_path)
+    again = call("apply_edit", path="app/settings.py", old_text="if origin and origin]",
+                 new_text="if origin and origin.strip()]")
+    task = workspace_task(project, "python -m pytest -q", settings, "undo-net")
+    task["script"] = [ALPHA_DIAGNOSIS, WRONG, again, FINISH]
+    final = start_session(agent, task, context=Context(approve_edits=False, max_attempts=1))
+    assert final["status"] == "failed" and len(final["edits"]) == 2
+    shown = run_cli("resume", "undo-net", env=cli_env(PATH=path_without_this_venv()))  # it prints its end again
+    assert "what the session leaves in your project (before it -> now):" in shown.stdout
+    assert shown.stdout.count("--- a/app/settings.py") == 1, shown.stdout
+    assert "-    return [origin for origin in raw.split(\",\") if origin]" in shown.stdout
+    assert "+    return [origin for origin in raw.split(\",\") if origin and origin.strip()]" in shown.stdout
+    assert "if origin and origin]" not in shown.stdout  # the first try, overwritten by the second
+    assert "; to put back what was there before the session:\n    " in shown.stdout  # the command: a line alone
+    # As printed, in a shell where the venv is not activated (after scripts/demo.sh), it runs.
+    (hint,) = re.findall(r"^    (\S+ undo undo-net)$", shown.stdout, re.M)
+    undone = subprocess.run(shlex.split(hint), capture_output=True, text=True, cwd=tmp_path,
+                            env=cli_env(PATH=path_without_this_venv()))
+    assert undone.returncode == 0, undone.stderr

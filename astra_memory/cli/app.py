@@ -24,6 +24,7 @@ from astra_memory.cli.common import (
     console,
     err,
     fail,
+    folded,
     lit,
     print_json,
     print_records,
@@ -38,7 +39,7 @@ from astra_memory.cli.progress import SessionProgress
 from astra_memory.context import Context
 from astra_memory.errors import AstraError
 from astra_memory.learn.options import is_learn_thread
-from astra_memory.session.hints import resume_command
+from astra_memory.session.hints import program, resume_command
 from astra_memory.settings import Settings, load_dotenv
 from astra_memory.thread_names import check_thread_id
 
@@ -62,7 +63,6 @@ def _database(ctx: typer.Context, database_url: Annotated[Optional[str], typer.O
 STATUS_STYLE = {"fixed": "green", "nothing_to_fix": "cyan", "failed": "red", "budget_exhausted": "yellow",
                 "unconfirmed": "magenta", "cannot_run": "magenta", "needs_model": "magenta"}
 # Ends after which a --workspace project holds edits that were not confirmed (`undo` puts it back).
-LEAVES_EDITS = ("failed", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model")
 # `run --help` panels (the shared options' panels are in context.py): each fits 80 columns.
 WORKSPACE = "Workspace"
 OutputJsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.", rich_help_panel="Output")]
@@ -97,35 +97,56 @@ def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_
     return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model}{cut})"
 
 
+def said(line: str) -> None:
+    """One of a session summary's lines, two spaces in; on a terminal folded between words."""
+    console.print("  " + folded(line), markup=False, highlight=False)
+
+
 def _print_summary(summary: dict) -> None:
     style = STATUS_STYLE.get(summary["status"] or "", "white")
     label = " (scripted model)" if summary["model"] == "scripted" else f" (model {summary['model']})"
+    reason = summary["reason"] or ""
+    if summary.get("next_command"):  # its command is printed below, whole; the reason would say it twice
+        from astra_memory.models.advice import RERUN_ADVICE
+
+        reason = reason.split(" " + RERUN_ADVICE, 1)[0]
+    head = f"{summary['thread_id']}: {summary['status']}{label} — "  # on a terminal the rest folds between words
     console.print(f"[bold]{lit(summary['thread_id'])}[/bold]: [{style}]{lit(summary['status'])}[/{style}]"
-                  f"{lit(label)} — {lit(summary['reason'] or '')}", highlight=False)
-    console.print(f"  model requests {summary['model_requests']}, tool calls {summary['tool_calls']}, "
-                  f"test runs {summary['test_runs']}, memory hits {len(summary['memory_hits'])}"
-                  + (f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""), markup=False)
+                  f"{lit(label)} — {lit(folded(reason, first=len(head)))}", highlight=False)
+    said("model requests {}, tool calls {}, test runs {}, memory hits {}{}".format(
+        summary["model_requests"], summary["tool_calls"], summary["test_runs"], len(summary["memory_hits"]),
+        f", stored {summary['stored_memory_id']}" if summary["stored_memory_id"] else ""))
     if summary.get("next_command"):  # the advice's command, broken between options so it copies whole
         from astra_memory.models.advice import shell_lines
 
         console.print("  to go on with a live model (each request costs money; the budget caps it):", markup=False)
-        for line in shell_lines(summary["next_command"], max(40, console.width - 4)):
+        words = [program(quoted=False) if word == "astra-memory" else word for word in summary["next_command"]]
+        for line in shell_lines(words, max(40, console.width - 4)):  # the program as this shell finds it
             console.print("    " + line, markup=False, highlight=False)
-    console.print("  " + cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"],
-                                   summary["output_tokens"], summary.get("open_requests", 0),
-                                   summary.get("open_usd", 0.0)), highlight=False)
+        said("(or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and ASTRA_SESSION_BUDGET_USD; "
+             "LangGraph Studio: docs/studio.md)")
+    said(cost_line(summary["model"], summary["cost_usd"], summary["input_tokens"], summary["output_tokens"],
+                   summary.get("open_requests", 0), summary.get("open_usd", 0.0)))
     tried = [f"{len(summary.get(key) or [])} {what}" for key, what in (
         ("memory_attempts", "shown"), ("attempts_recorded", "recorded"), ("repeats_refused", "repeats refused"))
         if summary.get(key)]
     if tried:  # `memory list --attempts` shows them
         console.print("  failed attempts (did not pass): " + ", ".join(tried), markup=False, highlight=False)
-    if summary["diff"]:
-        console.print(summary["diff"], highlight=False, markup=False)
+    from astra_memory.nodes.report import LEAVES_EDITS  # loaded already: the summary came from it
+
     left = list(dict.fromkeys(e["path"] for e in summary.get("edits") or []))
-    if left and summary["status"] in LEAVES_EDITS and summary.get("scenario") is None:  # your project, in place
-        console.print(f"  left in your project, not confirmed: {', '.join(left)}; `astra-memory undo "
-                      f"{summary['thread_id']}` puts back what was there before the session", markup=False,
-                      highlight=False)
+    leaves = left and summary["status"] in LEAVES_EDITS and summary.get("scenario") is None  # your project
+    if leaves and summary.get("left_diff") is not None:  # one change per file: before the session -> now
+        console.print("  what the session leaves in your project (before it -> now):", markup=False)
+        console.print(summary["left_diff"] or "  (nothing: the files are as they were)", highlight=False,
+                      markup=False)
+    elif summary["diff"]:
+        console.print(summary["diff"], highlight=False, markup=False)
+    if leaves:
+        said(f"left in your project, not confirmed: {', '.join(left)}; to put back what was there before "
+             "the session:")
+        console.print(f"    {program()} undo {summary['thread_id']}", markup=False,
+                      highlight=False)  # the command alone on its line: never cut by the wrap, copied whole
 
 
 @app.command()
@@ -233,8 +254,8 @@ def _interrupted(thread_id: str, settings: Settings, model: str | None) -> None:
     """Ctrl-C: the session stopped at its last checkpoint; say how to go on (exit 130, as shells do).
     On a terminal a second Ctrl-C within ``CANCEL_WINDOW_S`` cancels it (`resume` then refuses it
     unless given --uncancel)."""
-    err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with "
-              f"`{resume_command(thread_id, model)}`", markup=False, highlight=False)
+    err.print(f"\ninterrupted: session {thread_id} stopped at its last checkpoint; continue it with\n"
+              f"  `{resume_command(thread_id, model)}`", markup=False, highlight=False)  # a line of its own
     window = _cancel_window()
     if window > 0:
         try:  # the prompt inside: a Ctrl-C right after it still cancels
@@ -294,6 +315,18 @@ def resume(ctx: typer.Context, thread_id: str, as_json: OutputJsonOpt = False,
     summary = summarize(final)
     if not ran:
         err.print(f"thread {thread_id} already finished ({summary['status']}); nothing to resume", markup=False)
+        changed = sorted(set(given or {}) - {"approve_live_cost"})
+        if changed:  # `raise max_model_requests (--max-model-requests ...)` leads here: say where it applies
+            from astra_memory.models.advice import shell_lines
+            from astra_memory.session.hints import rerun_words
+
+            task = final.get("task") or {}
+            err.print(folded(f"the options given ({', '.join(changed)}) apply to a session that goes on; a "
+                             "finished one does not: run it again as a new session with them:", first=0, out=err),
+                      markup=False, highlight=False)
+            for line in shell_lines(rerun_words(task, {**(task.get("knobs") or {}), **(given or {})}),
+                                    max(40, err.width - 4)):
+                err.print("    " + line, markup=False, highlight=False)
     _finish(summary, waiting, as_json, resumed=ran)
 
 
@@ -473,9 +506,10 @@ def demo(ctx: typer.Context, as_json: OutputJsonOpt = False, given: dict[str, An
                        "tool calls", "cost USD", "stored memory", "original tests"], rows,
                       title=f"Evidence (model: {evidence['model']})", whole=(0, 1, 2, 4, 5, 6, 7))
         console.print(cost_line(evidence["model"], evidence["cost_usd"]) + f" for all {len(evidence['sessions'])} sessions", highlight=False)
-        console.print(f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)",
-                      markup=False, highlight=False)
-        console.print(demo_memory_note(evidence["data_dir"]), markup=False, highlight=False)
+        prose, commands = demo_memory_note(evidence["data_dir"]).split("\n", 1)
+        for line in (f"evidence: {evidence['data_dir']}/evidence.json  (wall time {evidence['wall_time_s']}s)", prose):
+            console.print(folded(line, first=0, indent=2), markup=False, highlight=False)
+        console.print(commands, markup=False, highlight=False)  # each command whole, on lines of its own
     ok = all(s["status"] == "fixed" and s["original_tests_passed"] for s in evidence["sessions"])
     raise typer.Exit(EXIT_OK if ok else EXIT_FAILED)
 

@@ -16,7 +16,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from astra_memory.cli.common import lit
+from astra_memory.cli.common import folded, lit
 from astra_memory.rules.approval import REPLAY_REQUEST
 from astra_memory.session.run import StopAsking
 
@@ -53,11 +53,14 @@ def ask_on_terminal(err: Console):
         replay = request.get("kind") == REPLAY_REQUEST  # a stored diff: applied as it is, or not at all
         what = (f"replay the confirmed fix {request['memory_id']} from memory on {request['path']}"
                 if replay else f"edit {request['path']}")
-        err.print(f"\n[bold]approval needed[/bold]: the agent wants to {escape(what)}", highlight=False)
+        head = "approval needed: the agent wants to "  # on a terminal the rest folds between words
+        err.print(f"\n[bold]approval needed[/bold]: the agent wants to {escape(folded(what, first=len(head), out=err))}",
+                  highlight=False)
         if request.get("error"):  # a path, test output: printed as it is, never as markup
             err.print(f"[red]{escape(str(request['error']))}[/red]", highlight=False)
         for caution in _cautions(request):
-            err.print(f"[yellow]caution:[/yellow] {lit(caution)}", highlight=False)
+            err.print(f"[yellow]caution:[/yellow] {lit(folded(caution, first=len('caution: '), out=err))}",
+                      highlight=False)
         err.print(request.get("diff") or "", markup=False, highlight=False)
         while True:
             choice = read_line("apply this replay? [a]pprove / [r]eject: " if replay

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -49,6 +50,41 @@ def settings_of(ctx: typer.Context) -> Settings:
 console = SafeConsole(soft_wrap=True)  # untrusted text is never printed raw (cli/terminal.py)
 err = SafeConsole(stderr=True, soft_wrap=True)  # paths and reasons are never folded mid-word
 
+
+def fold(text: str, *, first: int, indent: int, width: int) -> str:
+    """``text`` broken between words to ``width`` columns: its first line starts after ``first``
+    columns already used, each line after it is indented by ``indent``; a word longer than a line
+    (a long path) is kept whole, never split; each of its own lines is folded apart."""
+    lines: list[str] = []  # the first without its ``first`` columns, the others with their indent
+    for n, part in enumerate(text.split("\n")):
+        part = part[indent:] if n and part.startswith(" " * indent) else part
+        lead = first if not lines else indent
+        pieces = textwrap.wrap(part, width=max(20 + indent, width), initial_indent="x" * lead,
+                               subsequent_indent=" " * indent, break_long_words=False,
+                               break_on_hyphens=False) or ["x" * lead]
+        lines.append(pieces[0][lead:] if not lines else " " * indent + pieces[0][lead:])
+        for piece in pieces[1:]:  # a word too long for a line at the indent starts further left, whole
+            body = piece[indent:]
+            lines.append(" " * (indent if len(piece) <= width else max(0, width - len(body))) + body)
+    return "\n".join(lines)
+
+
+def folded(text: str, *, first: int = 2, indent: int = 2, out: Console | None = None) -> str:
+    """``text`` as a terminal shows it best: on a terminal, ``fold``-ed at its width; into a file or
+    a pipe, or text of many lines (a diff, test output: shown as it is), unchanged (each line whole,
+    for grep). The caller prints the first ``first`` columns."""
+    out = out or console
+    if not out.is_terminal or "\n" in text:
+        return text
+    return fold(text, first=first, indent=indent, width=out.width)
+
+
+def folded_lines(text: str, *, indent: int, out: Console | None = None) -> str:
+    """Each line of ``text`` ``folded`` on its own, from column 0 (its own leading spaces kept), the
+    lines it breaks into indented by ``indent``."""
+    return "\n".join(folded(line, first=0, indent=indent, out=out) for line in text.split("\n"))
+
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object for scripts.")]
 
@@ -93,7 +129,8 @@ def print_records(headers: list[str], rows: list[list[str]], *, title: str | Non
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
         for header, cell in zip(headers[1:], row[1:], strict=True):
-            out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
+            out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
+                      highlight=False)
 
 
 def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console | None = None) -> None:
@@ -121,7 +158,8 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
         for header, cell in zip(headers[1:], row[1:], strict=True):
             if cell:
-                out.print(f"  {lit(header)}: {lit(cell)}", highlight=False)
+                out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
+                          highlight=False)
 
 
 def print_json(data: Any) -> None:

@@ -26,6 +26,8 @@ from astra_memory.cli.common import (
     console,
     err,
     fail,
+    folded,
+    folded_lines,
     given_of,
     lit,
     print_json,
@@ -95,7 +97,8 @@ def memory_search(ctx: typer.Context, query: str,
     _damaged_note(memory.damaged)
     if as_json:
         return print_json([h.to_dict() for h in hits])
-    console.print(format_hits_for_people(hits, query=query, project_id=project_id), markup=False, highlight=False)
+    console.print(folded_lines(format_hits_for_people(hits, query=query, project_id=project_id), indent=5),
+                  markup=False, highlight=False)  # on a terminal each field breaks between words
 
 
 @memory_app.command("list")
@@ -184,7 +187,8 @@ def memory_show(ctx: typer.Context, memory_id: str, as_json: JsonOpt = False) ->
         return print_json({**record.model_dump(mode="json"),
                             "tried_first": [a.model_dump(mode="json") for a in tried_first]})
     for key, value in record.model_dump(mode="json", exclude={"confirmations", "not_replayable"}).items():
-        console.print(f"[bold]{key}[/bold]: {lit(value)}", highlight=False)  # stored text: never markup
+        console.print(f"[bold]{key}[/bold]: {lit(folded(str(value), first=len(key) + 2))}",
+                      highlight=False)  # stored text: never markup; on a terminal, broken between words
     refusal = record.replay_refusal
     console.print(f"[bold]replayable[/bold]: {lit('no, ' + refusal if refusal else 'yes')}", highlight=False)
     print_records(["confirmed at", "kind", "session / thread", "model", "outcome"],
@@ -249,11 +253,13 @@ def memory_import(ctx: typer.Context, path: Path, as_json: JsonOpt = False) -> N
         fail(str(exc))
     if as_json:
         return print_json({"imported": report.records, "new": report.records - report.merged_with_existing,
-                            "already_there": report.merged_with_existing, "attempts": report.attempts})
-    there = report.merged_with_existing
+                            "already_there": report.merged_with_existing, "attempts": report.attempts,
+                            "attempts_already_there": report.attempts_already_there})
+    there, tried = report.merged_with_existing, report.attempts_already_there
     new = f"imported {report.records - there} new record(s)" + (
         f", {there} already there (their confirmations merged)" if there else "")
-    console.print(f"{new} and {report.attempts} failed attempt(s) from {path}", markup=False, highlight=False)
+    attempts = f"{report.attempts - tried} new failed attempt(s)" + (f", {tried} already there" if tried else "")
+    console.print(folded(f"{new} and {attempts} from {path}", first=0), markup=False, highlight=False)
 
 
 @memory_app.command("smoke")

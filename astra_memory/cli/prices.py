@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from astra_memory.cli.common import JsonOpt, console, err, fail, print_json, print_table
+from astra_memory.cli.common import JsonOpt, console, err, fail, folded, print_json, print_table
 from astra_memory.errors import AstraError
 
 TIER_ROWS = (("auto/default", None), ("flex", "flex"), ("fast (priority)", "fast"))
@@ -129,13 +129,19 @@ def prices(model: Annotated[Optional[str], typer.Argument(
         return print_json({"table": info, "models": {
             name: _model_info(m, today) for name, m in table.models.items() if show_all or not m.shut_down(today)}})
 
-    console.print(f"Prices: {table.describe_source()} ({info['age_days']} days ago)", highlight=False)
+    _say(f"Prices: {table.describe_source()} ({info['age_days']} days ago)")
     if table.stale(today):
         err.print(f"[yellow]warning:[/yellow] {stale_message(table, today)}", highlight=False)
     if entry is None:
         _print_list(table, today, show_all)
     else:
         _print_model(_model_info(entry, today), effective)
+
+
+def _say(line: str) -> None:
+    """One line of prose; on a terminal broken between words, the lines after the first two spaces in
+    (at 80 columns the terminal cut `model_prices_and_c|ontext`, `open|ai.com`)."""
+    console.print(folded(line, first=0, indent=2), highlight=False)
 
 
 def _print_list(table, today, show_all: bool) -> None:
@@ -170,24 +176,24 @@ def _print_model(info: dict[str, Any], effective: dict[str, Any] | None) -> None
                                              f"{_money(lc['input'])} / {_money(lc['output'])}", price.get("note")])))
     print_table(rows)
     if info["cached_input"] is not None:
-        console.print(f"cached input {_money(info['cached_input'])} (the guard charges it at the full input price)")
+        _say(f"cached input {_money(info['cached_input'])} (the guard charges it at the full input price)")
     if info["batch"]:
         console.print(f"Batch API {_money(info['batch']['input'])} / {_money(info['batch']['output'])} "
                       "(not a --service-tier)")
     for tier, note in info["notes"].items():
-        console.print(f"{tier}: {note}", highlight=False)
+        _say(f"{tier}: {note}")
     if info["uplift"]:
-        console.print("endpoint uplift: " + ", ".join(f"{r} x{f:g}" for r, f in info["uplift"].items())
-                      + " (applied when the base URL is eu./us./gov.api.openai.com)", highlight=False)
+        _say("endpoint uplift: " + ", ".join(f"{r} x{f:g}" for r, f in info["uplift"].items())
+             + " (applied when the base URL is eu./us./gov.api.openai.com)")
     if info["shutdown"]:
         state = "[red]shut down: the guard refuses it[/red]" if info["shut_down"] else "the guard refuses it from then"
-        console.print(f"shutdown {info['shutdown']}: {state} (source: {info['shutdown_source']})", highlight=False)
+        _say(f"shutdown {info['shutdown']}: {state} (source: {info['shutdown_source']})")
         if info["successor"]:
             console.print(f"successor: {info['successor']}")
     else:
         console.print("shutdown: none announced in the table")
-    console.print(f"source: {info['source']}", highlight=False)
+    _say(f"source: {info['source']}")
     if effective is not None:
         given = ", ".join(f"{k}={v}" for k, v in effective["settings"].items() if v is not None) or "none"
         result = (f"refused: {effective['refused']}" if "refused" in effective else _cell(effective["price"]))
-        console.print(f"this environment's live settings ({given}): {result}", highlight=False)
+        _say(f"this environment's live settings ({given}): {result}")

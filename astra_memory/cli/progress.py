@@ -9,9 +9,11 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from astra_memory.cli.common import lit
+from astra_memory.cli.common import fold, lit
+from astra_memory.cli.tool_lines import call_line, result_lines
 from astra_memory.stores.confidence import NO_CONFIDENT_MATCH
 
+INDENT = 18  # where a node's words start: "  · " and the node name in 13 columns and a space
 # What a running node is doing, for the spinner line (a node not named here shows its name).
 RUNNING = {"observe": "running the project's tests", "investigate": "waiting for the model",
            "test": "running the project's tests", "confirm": "running the tests in a fresh copy",
@@ -37,6 +39,8 @@ def node_detail(node: str, update: dict) -> str:
         detail = (f"{len(hits)} hit(s), best {hits[0]['score']:.4f} from {hits[0]['session_id']}"
                   + (f", shown as {hits[0]['evidence']}" if hits[0].get("evidence") else "") if hits
                   else NO_CONFIDENT_MATCH)
+        if update["memory"].get("attempts"):  # shown to the model apart from the fixes, before its first edit
+            detail += f"; {len(update['memory']['attempts'])} failed attempt(s) on this failure shown"
         if update["memory"].get("damaged_skipped"):
             detail += f"; {update['memory']['damaged_skipped']} damaged record(s) skipped (events.jsonl names them)"
     elif node == "diagnosis_search" and update.get("diagnosis"):
@@ -52,9 +56,13 @@ def node_detail(node: str, update: dict) -> str:
         detail += "".join(f"\n{' ' * 18}{line}" for line in passed_over_lines(info))  # one hit a line, under it
     elif node == "investigate" and update.get("messages"):
         calls = update["messages"][-1].tool_calls
-        detail = ", ".join(c["name"] for c in calls) or "no tool call"
-    elif node == "approve" and update.get("approvals"):
-        detail = f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}"
+        detail = ", ".join(call_line(c) for c in calls) or "no tool call"
+    elif node == "tools" and update.get("messages") and getattr(update["messages"][0], "name", None):
+        answered = update["messages"][0]  # the executed call's observation; refusals of extra calls follow
+        detail = f"\n{' ' * INDENT}".join(result_lines(str(answered.content), answered.name))
+    elif node == "approve":  # nothing asked: edit refuses the call (or ends the run) and says why, next
+        detail = (f"{update['approvals'][-1]['decision']} {update['approvals'][-1]['path']}" if update.get("approvals")
+                  else "not asked: this edit cannot be made (the next line says why)")
     elif node == "edit" and update.get("edits"):
         detail = update["edits"][-1]["path"]
     elif node == "test" and update.get("test_runs"):
@@ -90,7 +98,10 @@ class SessionProgress:
     def __call__(self, node: str, update: dict[str, Any]) -> None:
         self.started(None)
         if not self.quiet:
-            self.err.print(f"  [dim]·[/dim] {node:<13} {lit(node_detail(node, update))}", highlight=False)
+            detail = node_detail(node, update)
+            if self.err.is_terminal:  # a person reads it: broken between words; logs and pipes keep lines whole
+                detail = fold(detail, first=INDENT + max(0, len(node) - 13), indent=INDENT, width=self.err.width)
+            self.err.print(f"  [dim]·[/dim] {node:<13} {lit(detail)}", highlight=False)
 
     def started(self, node: str | None) -> None:
         if self._live is not None:

@@ -15,6 +15,8 @@ from typing import Any
 from astra_memory.context import DEFAULT_SESSION_BUDGET_USD
 
 EXAMPLE_MODEL = "openai:gpt-4.1-mini"  # in the price table; the docs' example too
+# Where the advice's command part starts: a terminal prints the command apart (cli/app.py), not twice.
+RERUN_ADVICE = "Run the session again with a live model"
 
 
 def rerun_command(task: Mapping[str, Any] | None) -> str:
@@ -35,8 +37,8 @@ def live_model_flags(model: str = EXAMPLE_MODEL, budget_usd: float = DEFAULT_SES
 
 def needs_model_advice(task: Mapping[str, Any] | None = None) -> str:
     """The ``needs_model`` reason's advice: one line, with the full command that will be accepted."""
-    return ("no model configured: the scripted model plays only a bundled scenario's script. Run the session "
-            f"again with a live model (each request costs money; the budget caps it): OPENAI_API_KEY=... "
+    return ("no model configured: the scripted model plays only a bundled scenario's script. " + RERUN_ADVICE +
+            " (each request costs money; the budget caps it): OPENAI_API_KEY=... "
             f"{rerun_command(task)} {live_model_flags()} (or set ASTRA_MODEL, ASTRA_APPROVE_LIVE_COST=1 and "
             "ASTRA_SESSION_BUDGET_USD). In LangGraph Studio: a new thread whose assistant's context has "
             f'{{"model": "{EXAMPLE_MODEL}", "approve_live_cost": true, "session_budget_usd": '

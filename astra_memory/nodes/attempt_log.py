@@ -27,6 +27,7 @@ from astra_memory.models.untrusted import quoted
 from astra_memory.nodes.common import context_of, fix_memory
 from astra_memory.state import AgentState, EditInfo
 from astra_memory.stores.attempt_record import AttemptEnd, AttemptRecord
+from astra_memory.testrun.results import FAILING
 from astra_memory.testrun.symptoms import Failure, symptom_query
 from astra_memory.testrun.tested_state import tested_state
 from astra_memory.workspace.files import Workspace
@@ -107,9 +108,10 @@ def record_attempt(state: AgentState, runtime: Runtime[Context], *, end: Attempt
 
 
 def split_failing(state: AgentState, tests: dict[str, str] | None) -> tuple[list[str], list[str]]:
-    """(tests that failed at observe and still do, tests that newly fail) from a run's non-passing tests."""
+    """(tests that failed at observe and still do, tests that newly fail) from a run's non-passing tests:
+    those that failed or errored; a skipped or xfailed test is not failing, before or now."""
     before = set(failing_tests(state))
-    now = sorted(tests or {})
+    now = sorted(t for t, outcome in (tests or {}).items() if outcome in FAILING)
     return [t for t in now if t in before], [t for t in now if t not in before]
 
 

@@ -88,7 +88,7 @@ def replay(state: AgentState, runtime: Runtime[Context]) -> dict:
     for passed in info["passed_over"]:  # the session's events: why each hit was not tried
         emit(task.get("run_dir"), "replay_skipped", memory_id=passed["memory_id"], reason=passed["result"])
     if not context.replay:
-        info["skipped"] = f"switched off ({setting_name('replay')})"
+        info["skipped"] = f"switched off: {setting_name('replay')}"
     elif not records:
         info["skipped"] = "none of memory's hits can be replayed here" if info["passed_over"] else \
             "memory returned no confirmed fix"

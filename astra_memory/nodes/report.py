@@ -37,6 +37,7 @@ def summarize(state: AgentState) -> dict:
         "edits": [{"path": e["path"], "before_sha256": e["before_sha256"], "after_sha256": e["after_sha256"]}
                   for e in state.get("edits") or []],
         "diff": "".join(e["diff"] for e in state.get("edits") or []),
+        "left_diff": _left_diff(state),  # your project, a session that did not fix it: before -> now
         "passed_outcome": state.get("passed_outcome"),
         "confirm": {k: v for k, v in (state.get("confirm") or {}).items() if k != "output_tail"} or None,
         "stored_memory_id": state.get("stored_memory_id"),
@@ -55,6 +56,22 @@ def summarize(state: AgentState) -> dict:
         "open_requests": int((state.get("spend") or {}).get("open_requests", 0)),
         "open_usd": round(float((state.get("spend") or {}).get("open_usd", 0.0)), 6),
     })
+
+
+# Statuses that end without a confirmed fix and may leave their edits in a --workspace project.
+LEAVES_EDITS = ("failed", "budget_exhausted", "unconfirmed", "cannot_run", "needs_model")
+
+
+def _left_diff(state: AgentState) -> str | None:
+    """For a --workspace session that ended without a fix: what it leaves, each edited file from the
+    snapshot to now (workspace/undo.py); None for a scenario, a fix, or no edit."""
+    task, edits = state.get("task") or {}, state.get("edits") or []
+    if task.get("scenario") or not edits or state.get("status") not in LEAVES_EDITS or not state.get("pristine"):
+        return None
+    from astra_memory.nodes.common import workspace_of
+    from astra_memory.workspace.undo import left_diff
+
+    return left_diff(workspace_of(state), Path(state["pristine"]), [e["path"] for e in edits])
 
 
 def report(state: AgentState, runtime: Runtime[Context]) -> dict:

@@ -61,12 +61,15 @@ def first_action_after_memory(events: list[dict[str, Any]]) -> bool:
 
 def demo_memory_note(data_dir: str | Path) -> str:
     """Where the demo's memory is and how to use it: the demo never writes your own memory, so a
-    later ``run alpha`` finds nothing unless it is pointed at the demo's data or its fixes are imported."""
+    later ``run alpha`` finds nothing unless it is pointed at the demo's data or its fixes are imported.
+    Its first line is prose; each command after it starts a line of its own, ``ASTRA_HOME=...`` on
+    its own line ended by `` \\`` (at 80 columns a terminal's wrap cut the one-line form mid-word)."""
     home, me = shlex.quote(str(data_dir)), program()
-    return (f"the demo kept its own memory in {data_dir} (your sessions' memory is untouched). To use it: "
-            f"ASTRA_HOME={home} {me} run alpha; or copy its fixes into yours: "
-            f"ASTRA_HOME={home} {me} memory export demo-fixes.jsonl && "
-            f"{me} memory import demo-fixes.jsonl")
+    at = f"    ASTRA_HOME={home} \\\n        "
+    return (f"the demo kept its own memory in {data_dir} (your sessions' memory is untouched).\n"
+            f"To use it:\n{at}{me} run alpha\n"
+            f"or copy its fixes into yours:\n{at}{me} memory export demo-fixes.jsonl\n"
+            f"    {me} memory import demo-fixes.jsonl")
 
 
 def run_demo(settings: Settings, *, model: str = "scripted", context: Context | None = None,

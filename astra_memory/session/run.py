@@ -173,7 +173,7 @@ def thread_known(agent: Agent, thread_id: str) -> bool:
 def refuse_known(agent: Agent, thread_id: str) -> None:
     """A new session needs a new thread id: an existing one can only be resumed."""
     if thread_known(agent, thread_id):
-        raise AstraError(f"thread {thread_id} already exists; use `astra-memory resume {thread_id}` to continue it")
+        raise AstraError(f"thread {thread_id} already exists; use `{resume_command(thread_id, thread_model(agent, thread_id))}` to continue it")
 
 
 def fresh_run_dir(agent: Agent, thread_id: str) -> None:

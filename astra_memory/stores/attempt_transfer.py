@@ -41,16 +41,19 @@ def imported_attempt(data: dict) -> AttemptRecord:
                              "sessions": [{**s.model_dump(), "tried_at": min(s.tried_at, now)} for s in record.sessions]})
 
 
-def write_attempts(attempts: AttemptMemory, records: list[AttemptRecord]) -> int:
-    """Write imported attempts (each under its lock); how many. One memory already has gains the file's
-    sessions and keeps its own content; the bounds hold after the import (imported attempts go first)."""
+def write_attempts(attempts: AttemptMemory, records: list[AttemptRecord]) -> tuple[int, int]:
+    """Write imported attempts (each under its lock); how many, and how many of them memory already
+    had. One memory already has gains the file's sessions and keeps its own content; the bounds hold
+    after the import (imported attempts go first)."""
     by_id: dict[str, AttemptRecord] = {}
     for record in records:
         by_id[record.attempt_id] = merged(by_id[record.attempt_id], record) if record.attempt_id in by_id else record
+    there = 0
     with records_lock(attempts.store, list(by_id)):
         for record in by_id.values():
             existing = attempts.get(record.attempt_id)
+            there += existing is not None
             attempts.write(record if existing is None else merged(existing, record, keep_existing=True))
     for record in by_id.values():
         attempts.bound(record)
-    return len(by_id)
+    return len(by_id), there

@@ -57,6 +57,7 @@ class ImportReport:
     duplicate_lines: int  # lines merged into an earlier line of the same id
     merged_with_existing: int  # records memory already had (confirmations added)
     attempts: int = 0  # failed attempts written (stores/attempt_transfer.py), never counted as fixes
+    attempts_already_there: int = 0  # of those, the ones memory already had (their sessions merged)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -143,10 +144,10 @@ def import_file(memory: FixMemory, path: Path) -> ImportReport:
     attempts: list[AttemptRecord] = []
     read, lines = read_records(path, attempts)
     records = merged_by_id(read)
-    attempt_count = write_attempts(memory.attempts, attempts) if attempts else 0
+    attempt_count, attempts_there = write_attempts(memory.attempts, attempts) if attempts else (0, 0)
     if not records:
         return ImportReport(lines=lines, records=0, duplicate_lines=lines - attempt_count, merged_with_existing=0,
-                            attempts=attempt_count)
+                            attempts=attempt_count, attempts_already_there=attempts_there)
     # Read, merge and write under the records' locks: a session confirming one of these fixes
     # meanwhile keeps its confirmation (stores/locks.py).
     with records_lock(memory.store, [r.memory_id for r in records]):
@@ -157,7 +158,7 @@ def import_file(memory: FixMemory, path: Path) -> ImportReport:
         memory.store.batch([PutOp(memory.namespace, r.memory_id, r.to_store_value(), index=list(FIX_INDEX))
                             for r in records])
     return ImportReport(lines=lines, records=len(records), duplicate_lines=lines - len(records) - attempt_count,
-                        merged_with_existing=merged, attempts=attempt_count)
+                        merged_with_existing=merged, attempts=attempt_count, attempts_already_there=attempts_there)
 
 
 def import_jsonl(memory: FixMemory, path: Path) -> int:

@@ -115,7 +115,8 @@ class _Recorder:
 
     def pytest_runtest_logreport(self, report):
         self.write(e="report", id=report.nodeid, when=report.when, outcome=report.outcome,
-                   xfail=hasattr(report, "wasxfail"))
+                   xfail=hasattr(report, "wasxfail"),  # a subtest: pytest 9's SubtestReport, pytest-subtests'
+                   sub=type(report).__name__ in ("SubtestReport", "SubTestReport"))
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):

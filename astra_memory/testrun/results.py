@@ -7,7 +7,8 @@ signed with a per-run key, to an inherited pipe (``ResultsChannel``; no path the
 
 - the results are complete (pytest's ``finish`` line is there: a process ended by ``os._exit`` or
   killed before pytest finished never passes), the process's exit code is 0 and is pytest's own
-  exit status, and the terminal summary pytest printed agrees with the per-test results;
+  exit status, and the terminal summary pytest printed agrees with the per-test results (a
+  subtest that passed is counted apart, as pytest does; a failed one is a failure of its test);
 - no test fails or errors, and no test module fails to collect;
 - every test that failed (or errored) at observe now passes by id: one now skipped, xfailed or
   not run at all is a failure; a doctest that failed is a test like any other (its examples are
@@ -286,6 +287,8 @@ def parse_results(lines: list[bytes | None]) -> Results:
             if outcome not in ("passed", "failed", "skipped"):
                 continue  # e.g. pytest-rerunfailures' "rerun": the final report decides
             results.tests[test] = _status(results.tests.get(test), when, outcome, bool(record.get("xfail")))
+            if record.get("sub") and outcome != "failed":
+                continue  # pytest counts a subtest that passed or skipped apart ("7 subtests passed"), a failed one as failed
             if outcome == "failed":
                 _count(results.counts, "failed" if when == "call" else "errors")
             elif outcome == "skipped":

@@ -16,6 +16,7 @@ from pathlib import Path
 from astra_memory.errors import WorkspaceError
 from astra_memory.state import EditInfo
 from astra_memory.workspace.files import Workspace, sha256_bytes
+from astra_memory.workspace.line_ends import unified_diff
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,22 @@ def apply_undo(workspace: Workspace, plan: UndoPlan) -> list[str]:
     for rel, data in plan.restore.items():
         workspace.write_bytes(rel, data)
     return list(plan.restore)
+
+
+def left_diff(workspace: Workspace, pristine: Path, paths: Sequence[str]) -> str | None:
+    """What a session leaves in the project, one diff per file it edited: from the snapshot taken
+    before the session to the file now (not each edit's diff in turn: three tries at one line are
+    one change). None when the snapshot is gone or a file cannot be read."""
+    if not pristine.is_dir():
+        return None
+    out: list[str] = []
+    for rel in dict.fromkeys(paths):
+        original = pristine / rel
+        try:
+            before = original.read_bytes() if original.is_file() and not original.is_symlink() else b""
+            current = workspace.read_bytes(rel)[1]
+        except (OSError, WorkspaceError):
+            return None
+        if current != before:
+            out.append(unified_diff(rel, before.decode("utf-8", "replace"), current.decode("utf-8", "replace")))
+    return "".join(out)
