@@ -3,6 +3,7 @@ langchain-openai client against the local OpenAI-compatible server (tests/openai
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 
@@ -33,8 +34,10 @@ def _sent(server) -> list[dict]:
 def test_a_chained_session_sends_only_the_new_items_each_turn(settings):
     with OpenAIServer(ALPHA) as chained_server:
         chained, _, _ = run_alpha(settings, chained_server, "chained", use_responses_api=True)
+    # Its own memory: the chained session's stored fix must not lengthen the other's prompt (billed tokens compared).
+    apart = dataclasses.replace(settings, home=settings.home.parent / "unchained-home")
     with OpenAIServer(ALPHA) as plain_server:
-        plain, _, _ = run_alpha(settings, plain_server, "unchained", use_responses_api=True, chain_responses=False)
+        plain, _, _ = run_alpha(apart, plain_server, "unchained", use_responses_api=True, chain_responses=False)
     assert chained["status"] == plain["status"] == "fixed"
     assert chained_server.violations == [] and plain_server.violations == []
     c, p = _sent(chained_server), _sent(plain_server)

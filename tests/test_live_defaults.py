@@ -176,7 +176,7 @@ def test_env_example_lists_every_setting():
     assert knobs | settings <= listed, sorted((knobs | settings) - listed)
     read = set(re.findall(r"\"(ASTRA_[A-Z_]+)\"", "\n".join(
         p.read_text() for p in (ROOT / "astra_memory").rglob("*.py"))))
-    test_hooks = {"ASTRA_CRASH_AT", "ASTRA_CRASH_SIGNAL", "ASTRA_HOLD_AT", "ASTRA_HOLD_FILE", "ASTRA_CANCEL_WINDOW_S",
+    test_hooks = {"ASTRA_CRASH_AT", "ASTRA_CRASH_SIGNAL", "ASTRA_CRASH_TRACE", "ASTRA_HOLD_AT", "ASTRA_HOLD_FILE", "ASTRA_CANCEL_WINDOW_S",
                   "ASTRA_TOOL_FAULT",
                   "ASTRA_RESULTS_CHANNEL", "ASTRA_PYTEST_ADDOPTS_WAS"}  # ours to the project's pytest, not settings
     assert read - test_hooks <= listed, sorted(read - test_hooks - listed)
