@@ -89,3 +89,15 @@ def test_a_finished_session_given_a_raised_limit_names_the_new_run_that_works(tm
     assert words[1:3] == ["run", "--workspace"] and words[words.index("--max-attempts") + 1] == "4", words
     rerun = subprocess.run(words, capture_output=True, text=True, env=cli_env(), timeout=300)
     assert rerun.returncode == 2 and "needs_model" in rerun.stdout, rerun.stderr  # accepted: the same project, anew
+
+
+def test_the_cost_lines_hint_for_cut_off_requests_names_the_program_as_the_shell_finds_it(monkeypatch):
+    """The new-user run on humanize (a session killed mid-request, then resumed): the cost line said
+    "(`astra-memory cost` lists them as open)" while the resume and undo hints named the venv's
+    program, the only one that shell finds after scripts/demo.sh."""
+    from astra_memory.cli.app import cost_line
+
+    bin_dir = Path(sys.executable).parent
+    monkeypatch.setenv("PATH", path_without_this_venv())
+    line = cost_line("openai:gpt-4.1-mini", 0.0312, 24_776, 120, open_requests=2, open_usd=0.0211)
+    assert f"(`{bin_dir / 'astra-memory'} cost` lists them as open)" in line, line

@@ -93,7 +93,7 @@ def cost_line(model: str | None, cost_usd: float, input_tokens: int = 0, output_
     if not model or model == "scripted":
         return "cost scripted: $0"
     cut = (f"; ${open_usd:.4f} of it reserved for {open_requests} request(s) cut off, counted at their worst "
-           f"case (`astra-memory cost` lists them as open)") if open_requests else ""
+           f"case (`{program()} cost` lists them as open)") if open_requests else ""
     return f"cost ${cost_usd:.4f} ({input_tokens:,} input + {output_tokens:,} output tokens, model {model}{cut})"
 
 
