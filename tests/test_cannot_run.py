@@ -13,6 +13,7 @@ from astra_memory.session.preflight import check_workspace
 from astra_memory.session.run import list_threads, start_session, workspace_task
 from astra_memory.tasks import TaskInputError
 from astra_memory.testrun.environment import cannot_run, command_problem
+from astra_memory.testrun.isolation import degraded_reason
 from astra_memory.testrun.run import run_tests
 from tests.conftest import cli_env, run_cli
 from tests.helpers import PROJECT_TESTS, make_venv
@@ -151,3 +152,17 @@ def test_cli_run_without_a_model_ends_needs_model_not_interrupted(tmp_path):
     assert '"status": "needs_model"' in result.stdout and "--model openai:" in result.stdout
     threads = run_cli("threads", "--json")
     assert '"status": "needs_model"' in threads.stdout and "interrupted" not in threads.stdout
+
+
+@pytest.mark.skipif(bool(degraded_reason()), reason=f"no private root here: {degraded_reason()}")
+def test_a_shell_wrapped_interpreter_the_private_root_hides_is_named_with_the_flag_that_shows_it(
+        agent, settings, tmp_path, bare_python):
+    """The new-user run on humanize: `--test-command "sh -c 'sleep 6; /tmp/venv/bin/python -m pytest'"` ended
+    `sh: 1: /tmp/venv/bin/python: not found. Install 'sh' or change --test-command`: sh is there; the
+    interpreter, outside the project and the test environment, is hidden by the step's private root."""
+    task = workspace_task(_project(tmp_path / "proj"), f"sh -c '{bare_python} -m pytest -q tests'", settings,
+                          "sh-hidden")
+    final = start_session(agent, task)
+    _assert_ended_at_observe(final, "command_not_found")
+    assert f"{bare_python!r}, which the test command starts, is not visible to the test step" in final["reason"]
+    assert "--python PATH" in final["reason"] and "Install 'sh'" not in final["reason"], final["reason"]

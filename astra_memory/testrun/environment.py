@@ -35,6 +35,11 @@ _LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in ", re.MULTILIN
 _CONFTEST = re.compile(r"ImportError while loading conftest '(?P<file>[^']+)'")
 _FILE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 _ERROR_LINE = re.compile(r"^E\s+(?P<text>\w+(Error|Exception)\b.*)$", re.MULTILINE)
+# A shell the test command starts, on a program it cannot find: dash's "sh: 1: /x/bin/python: not found",
+# bash's "bash: line 1: foo: command not found" or "...: No such file or directory".
+_SHELL_NOT_FOUND = re.compile(r"^\S+: (?:line )?(?:\d+: )?(?P<program>[^:\n]+): (?:command )?not found\s*$"
+                              r"|^\S+: (?:line )?(?:\d+: )?(?P<path>/[^:\n]+): No such file or directory\s*$",
+                              re.MULTILINE)
 PYTEST_USAGE_ERROR, PYTEST_NO_TESTS = 4, 5
 NOT_EXECUTABLE, NOT_FOUND = 126, 127
 
@@ -89,6 +94,21 @@ def _ran_tests(counts: dict[str, int]) -> bool:
     return any(counts.get(k, 0) for k in ("passed", "failed", "xfailed", "xpassed", "skipped"))
 
 
+def _not_found_advice(program: str, output: str) -> str:
+    """What to do when the test command (exit code 127) or a program it starts is not found. A shell the
+    command starts names the program it missed: that one is to install, not the shell. A path this process
+    sees that the step did not is one the step's private root hid (testrun/private_root.py: it sees the
+    project folder and the test environment's folders only)."""
+    found = _SHELL_NOT_FOUND.search(output)
+    missing = (found["program"] or found["path"]).strip() if found else program
+    if missing != program and Path(missing).is_absolute() and Path(missing).exists():
+        return (f"{missing!r}, which the test command starts, is not visible to the test step: it sees the "
+                "project folder and the test environment's folders only (a path elsewhere, such as under /tmp or "
+                "your home, is hidden). Give that interpreter with --python PATH, or change --test-command")
+    return (f"Install {missing!r} or change --test-command (it runs without a shell, with the workspace as "
+            "working directory)")
+
+
 def cannot_run(run, workspace: str | Path, interpreter: str | None = None) -> CannotRun | None:
     """``None`` when the run ran the tests (passing or failing); else why it could not (a testrun.TestRun).
     ``interpreter``: the Python the command ran on (observe's manifest.Environment), named in the message."""
@@ -101,8 +121,7 @@ def cannot_run(run, workspace: str | Path, interpreter: str | None = None) -> Ca
         return None
     program = (shlex.split(run.command) or [""])[0]
     if run.exit_code == NOT_FOUND:
-        return CannotRun("command_not_found", f"{run.output.strip()}. Install {program!r} or change --test-command "
-                                              "(it runs without a shell, with the workspace as working directory)")
+        return CannotRun("command_not_found", f"{run.output.strip()}. {_not_found_advice(program, run.output)}")
     if run.exit_code == NOT_EXECUTABLE:
         return CannotRun("not_executable", f"{run.output.strip()[-300:]}. Make {program!r} executable or change "
                                            "--test-command")
