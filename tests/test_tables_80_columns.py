@@ -66,3 +66,14 @@ def test_a_models_prices_break_between_words_at_an_80_column_terminal():
     lines = re.sub(r"\x1b\[[0-9;]*m", "", shown.stdout).splitlines()
     assert [line for line in lines if len(line) > 80 and len(line.split()) > 1] == []
     assert "litellm/model_prices_and_context_window_backup.json" in " ".join(" ".join(lines).split())
+
+
+def test_a_listing_at_80_columns_prints_no_bare_field_for_an_empty_value():
+    """The new-user run on humanize: `threads` at 80 columns printed a bare `  next:` under every finished
+    session, and `cost` a bare `  model:` under its total."""
+    from astra_memory.cli.common import print_records
+
+    out = io.StringIO()
+    print_records(["thread", "status", "next", "project"], [["hum-right", "fixed", "", "hum"]],
+                  target=Console(file=out, width=80))
+    assert out.getvalue().splitlines() == ["hum-right", "  status: fixed", "  project: hum"]

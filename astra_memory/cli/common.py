@@ -124,13 +124,20 @@ def print_records(headers: list[str], rows: list[list[str]], *, title: str | Non
             table.add_row(*(lit(cell) for cell in row))
         out.print(table)
         return
+    print_blocks(headers, rows, title=title, out=out)
+
+
+def print_blocks(headers: list[str], rows: list[list[str]], *, title: str | None, out: Console) -> None:
+    """One block per row: the first cell on its own line, then a ``header: value`` line for each cell
+    that has a value (an empty one would print a bare ``next:``)."""
     if title:
         out.print(f"[bold]{lit(title)}[/bold]", highlight=False)
     for row in rows:
         out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
         for header, cell in zip(headers[1:], row[1:], strict=True):
-            out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
-                      highlight=False)
+            if cell:
+                out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
+                          highlight=False)
 
 
 def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console | None = None) -> None:
@@ -152,14 +159,7 @@ def print_table(table: Table, *, whole: tuple[int, ...] = (0,), target: Console 
             column.overflow, column.min_width, column.no_wrap = "fold", widths[index], index in whole
         out.print(table)
         return
-    if table.title:
-        out.print(f"[bold]{lit(table.title)}[/bold]", highlight=False)
-    for row in rows:
-        out.print(f"[bold]{lit(row[0])}[/bold]", highlight=False)
-        for header, cell in zip(headers[1:], row[1:], strict=True):
-            if cell:
-                out.print(f"  {lit(header)}: {lit(folded(cell, first=len(header) + 4, indent=4, out=out))}",
-                          highlight=False)
+    print_blocks(headers, rows, title=str(table.title) if table.title else None, out=out)
 
 
 def print_json(data: Any) -> None:
