@@ -112,9 +112,21 @@ def interpreter_note(task: Task) -> str | None:
         return None
     python = task.get("python")
     if not python:
+        named = _command_program(task.get("test_command", ""))
+        if named and Path(named).is_absolute():  # the command names its interpreter: PATH plays no part
+            return f"tests run on {named}, as the test command names it"
         return "tests run on the python/pytest first on the PATH of the invoking shell"
     found = Path(python).parent.parent == Path(task["workspace"]) / ".venv"
     return f"tests run on {python} ({'the workspace .venv: no virtualenv was active' if found else 'given'})"
+
+
+def _command_program(command: str) -> str | None:
+    """The program a test command starts (its first word), or None when it cannot be split."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return words[0] if words else None
 
 
 class TaskInput(BaseModel):

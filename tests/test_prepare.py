@@ -109,3 +109,16 @@ def test_the_tasks_own_approve_edits_wins(settings):
     assert asked["approve_edits"] is True
     default = complete_task({"scenario": "alpha"}, thread_id="default", settings=settings, context=Context())
     assert default["approve_edits"] is False  # a bundled scenario's fresh copy: no one is asked by default
+
+
+def test_the_prepare_line_names_the_interpreter_a_test_command_names():
+    """The humanize new-user run: `--test-command '/tmp/v36-lib/bin/python -m pytest ...'` was shown as
+    "tests run on the python/pytest first on the PATH", which played no part."""
+    from astra_memory.tasks import interpreter_note
+
+    task = {"workspace": "/w", "test_command": "/opt/lib-venv/bin/python -m pytest -q tests"}
+    assert interpreter_note(task) == "tests run on /opt/lib-venv/bin/python, as the test command names it"
+    for command in ("python -m pytest -q", "sh -c '/opt/v/bin/python -m pytest'", "pytest 'unclosed"):
+        assert "first on the PATH" in interpreter_note({"workspace": "/w", "test_command": command}), command
+    assert interpreter_note({"workspace": "/w", "test_command": "/x/python -m pytest", "python": "/y/python"}) == (
+        "tests run on /y/python (given)")
