@@ -35,9 +35,9 @@ from astra_memory.learn.options import Filters
 from astra_memory.learn.store_commit import learned, store_learned
 from astra_memory.stores.record import lone_cr_refusal
 from astra_memory.stores.transfer import import_file
-from tests.helpers import git
+from tests.helpers import PROJECT_TESTS, git
 
-TEST_COMMAND = "python -m pytest -q -p no:cacheprovider tests"
+TEST_COMMAND = PROJECT_TESTS
 BUGGY = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"
 ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
