@@ -20,7 +20,6 @@ each test is one invariant a hostile git history broke, each seen failing before
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import threading
@@ -240,23 +239,17 @@ def test_a_subjects_keys_are_scrubbed(tmp_path):
     assert key not in item.subject and "[REDACTED]" in item.subject
 
 
-def test_a_subjects_markup_and_escapes_are_printed_as_text():
+def test_a_subjects_markup_and_escapes_are_printed_as_text(capsys):
     # case 09: learn's table read Rich markup in a subject and wrote its terminal escapes raw
     from astra_memory.cli import learn as cli_learn
-    from astra_memory.cli.common import err
 
-    buffer = io.StringIO()
-    saved = err.file
-    err.file = buffer
-    try:
-        cli_learn.print_summary({"workspace": "/p", "results": [
-            {"sha": "a" * 40, "subject": "Fix add [bold red]URGENT[/bold red] \x1b]52;c;cHduZWQ=\x07 \x1b[2J",
-             "verdict": "confirmed", "reason": "ok"}],
-            "counts": {"confirmed": 1}, "judged": 1, "candidates": 1, "skipped": [], "status": "done",
-            "thread_id": "learn-x"})
-    finally:
-        err.file = saved
-    shown = buffer.getvalue()
+    # read through capsys: setting the shared console's file would pin it to this test's stream for good
+    cli_learn.print_summary({"workspace": "/p", "results": [
+        {"sha": "a" * 40, "subject": "Fix add [bold red]URGENT[/bold red] \x1b]52;c;cHduZWQ=\x07 \x1b[2J",
+         "verdict": "confirmed", "reason": "ok"}],
+        "counts": {"confirmed": 1}, "judged": 1, "candidates": 1, "skipped": [], "status": "done",
+        "thread_id": "learn-x"})
+    shown = capsys.readouterr().err
     assert "\x1b" not in shown and "\x07" not in shown
     assert "[bold red]URGENT[/bold red]" in " ".join(shown.replace("│", " ").split())
 
