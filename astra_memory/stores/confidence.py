@@ -68,12 +68,20 @@ def evidence(value: dict[str, Any], cosine: float, project_id: str | None, faili
              functions: frozenset[str], min_cosine: float = MIN_COSINE_WITHOUT_EVIDENCE) -> str:
     """Why the stored fix ``value`` may be shown for a failure whose query names the ``failing`` tests
     and the traceback ``functions`` (``""``: no evidence, not shown)."""
-    if project_id and value.get("project_id") == project_id:
-        symptom = str(value.get("symptom") or "")
-        if failing and failing_test_names(symptom) & failing:
-            return SAME_TEST
-        if functions and traceback_functions(symptom) & functions:
-            return SAME_FUNCTION
-        if functions and changed_functions(str(value.get("diff") or "")) & frame_names(functions):
-            return CHANGED_FUNCTION
+    if project_id and value.get("project_id") == project_id and (tie := project_tie(value, failing, functions)):
+        return tie
     return STRONG_MEANING if min_cosine != float("-inf") and cosine >= min_cosine else ""
+
+
+def project_tie(value: dict[str, Any], failing: frozenset[str], functions: frozenset[str]) -> str:
+    """What ties the stored fix ``value`` of this project to a failure naming the ``failing`` tests and the
+    traceback ``functions``: the same test, the same function, a function its diff changed; or "". The
+    recurrence rule (stores/recurrence.py) keeps a project's fix on the same ties."""
+    symptom = str(value.get("symptom") or "")
+    if failing and failing_test_names(symptom) & failing:
+        return SAME_TEST
+    if functions and traceback_functions(symptom) & functions:
+        return SAME_FUNCTION
+    if functions and changed_functions(str(value.get("diff") or "")) & frame_names(functions):
+        return CHANGED_FUNCTION
+    return ""

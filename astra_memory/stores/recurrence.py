@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from astra_memory.stores.confidence import changed_functions, frame_names
-from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
+from astra_memory.stores.confidence import project_tie
+from astra_memory.testrun.symptoms import failing_test_names
 
 
 def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, failing: frozenset[str],
@@ -39,10 +39,6 @@ def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, fa
     history, docs/results.md)."""
     if not project_id or not failing or value.get("project_id") != project_id:
         return False
-    symptom = str(value.get("symptom") or "")
-    tests = failing_test_names(symptom)
-    if not tests or tests & failing or not functions:
-        return False  # the same test; or the rule cannot tell: either names no test, or no function of the project
-    if changed_functions(str(value.get("diff") or "")) & frame_names(functions):
-        return False  # its fix changed a function this failure went through (stores/confidence.py)
-    return not traceback_functions(symptom) & functions
+    if not functions or not failing_test_names(str(value.get("symptom") or "")):
+        return False  # the rule cannot tell: its record names no test, or this failure no function of the project
+    return not project_tie(value, failing, functions)  # not the same test, function, or a function its fix changed
