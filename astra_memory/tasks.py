@@ -32,6 +32,7 @@ from astra_memory.models.live import is_live
 from astra_memory.scenarios import Scenario, load_scenario
 from astra_memory.settings import Settings
 from astra_memory.state import Task
+from astra_memory.testrun.manifest import command_program
 from astra_memory.testrun.run import InterpreterError, project_environment
 from astra_memory.workspace.identity import ProjectIdentity, project_identity, scenario_identity
 from astra_memory.workspace.protected import checked_protect
@@ -112,21 +113,12 @@ def interpreter_note(task: Task) -> str | None:
         return None
     python = task.get("python")
     if not python:
-        named = _command_program(task.get("test_command", ""))
+        named = command_program(task.get("test_command", ""))
         if named and Path(named).is_absolute():  # the command names its interpreter: PATH plays no part
             return f"tests run on {named}, as the test command names it"
         return "tests run on the python/pytest first on the PATH of the invoking shell"
     found = Path(python).parent.parent == Path(task["workspace"]) / ".venv"
     return f"tests run on {python} ({'the workspace .venv: no virtualenv was active' if found else 'given'})"
-
-
-def _command_program(command: str) -> str | None:
-    """The program a test command starts (its first word), or None when it cannot be split."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    return words[0] if words else None
 
 
 class TaskInput(BaseModel):

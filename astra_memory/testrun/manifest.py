@@ -84,13 +84,18 @@ def mounts_read_only(roots: list[str]) -> bool:
 
 # -- what the environment is ------------------------------------------------------------------------
 
+def command_program(command: str) -> str:
+    """The program a test command starts (its first word), or "" when it names none or cannot be split."""
+    try:
+        return (shlex.split(command) or [""])[0]
+    except ValueError:
+        return ""
+
+
 def command_interpreter(workspace: Path, command: str, env: dict[str, str]) -> Path | None:
     """The Python the test command runs on: its program when that is a Python, the interpreter a
     script's ``#!`` line names (``pytest``), else the ``python`` first on the test PATH."""
-    try:
-        program = (shlex.split(command) or [""])[0]
-    except ValueError:
-        program = ""
+    program = command_program(command)
     search = env.get("PATH", "")
 
     def find(name: str) -> Path | None:
