@@ -141,6 +141,33 @@ def test_migration_merges_version_one_duplicates(memory):
     assert upgrade_memory(memory).merged == 0  # idempotent
 
 
+def test_migration_points_superseded_by_and_linked_fix_at_the_new_id(memory):
+    """A later fix's `superseded_by` and a failed attempt's `linked_fix` named the version-1 id: after the
+    upgrade they name the record that holds the fix now, not a deleted one."""
+    base = confirm(memory, "template")
+    memory.delete(base.memory_id)
+    old_id = "00000000-0000-4000-8000-000000000007"
+    value = base.model_dump(mode="json")
+    for key in ("confirmations", "confirmations_dropped", "status", "status_reason", "superseded_by"):
+        value.pop(key)
+    value.update(memory_id=old_id, schema_version=1, embed_text=base.embed_text)
+    memory.store.put(NAMESPACE, old_id, value, index=["embed_text"])
+    older = confirm(memory, "y", diff=unified(BEFORE, "def origins(raw):\n    return raw.split(', ')\n"))
+    memory.update_record(older.memory_id, status="superseded", superseded_by=old_id)
+    attempts = memory.attempts
+    attempt = attempts.record(project="corsgate", failing_tests=["t::a"], symptom="KeyError: 'x'", error_type="KeyError",
+                              diff="--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n",
+                              file_states={"m.py": ["a" * 64, "b" * 64]}, end="tests_failed", outcome="1 failed",
+                              still_failing=["t::a"], newly_failing=[], session_id="s0")
+    assert attempts.link(failing_tests=["t::a"], fix_id=old_id, project="corsgate") == [attempt.attempt_id]
+    report = upgrade_memory(memory)
+    assert (report.renamed, report.repointed) == (1, 2)
+    assert memory.get(old_id) is None and memory.get(base.memory_id) is not None
+    assert memory.get(older.memory_id).superseded_by == base.memory_id
+    assert [a.attempt_id for a in attempts.linked_to(base.memory_id)] == [attempt.attempt_id]
+    assert upgrade_memory(memory).repointed == 0  # idempotent
+
+
 def test_cli_two_sessions_of_one_bug_are_one_record_and_show_lists_them():
     from tests.conftest import run_cli
 

@@ -216,7 +216,7 @@ def test_migrate_cli_then_the_team_reads_it_through_database_url(pg_url, tmp_pat
     assert report["records"] == report["destination_after"] == 6 and report["vectors_copied"] == 2 * 5 + 1
     # Then the destination is upgraded to one record per fix: the hand-made id gets its fix's id.
     assert report["upgrade"] == {"records_before": 6, "records_after": 6, "merged": 0, "renamed": 1, "repaired": 0,
-                                 "marked": 0}
+                                 "marked": 0, "repointed": 0}
     listing = run_cli("--database-url", pg_url, "memory", "list", "--json")
     assert listing.returncode == 0, listing.stderr
     assert len(json.loads(listing.stdout)) == 6 and not (isolated_home / "memory.sqlite").exists()

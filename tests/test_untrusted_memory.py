@@ -251,7 +251,7 @@ def test_migrate_in_a_namespace_touches_only_that_namespace(settings):
     upgraded = run_cli("memory", "--namespace", "team-a", "migrate", "--json", env=env)
     assert upgraded.returncode == 0, upgraded.stderr
     assert json.loads(upgraded.stdout)["upgrade"] == {"records_before": 2, "records_after": 1, "merged": 1,
-                                                      "renamed": 0, "repaired": 0, "marked": 0}
+                                                      "renamed": 0, "repaired": 0, "marked": 0, "repointed": 0}
     with open_memory(settings, namespace="team-a") as memory:
         (record,) = list(memory.iter_records())
         assert sorted(c.session_id for c in record.confirmations) == ["team-a-1", "team-a-2"]

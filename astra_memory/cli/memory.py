@@ -353,5 +353,6 @@ def memory_migrate(
                       markup=False, highlight=False)
     console.print(f"one record per fix: {upgrade.records_before} -> {upgrade.records_after} record(s), "
                   f"{upgrade.merged} duplicate(s) merged into their fix's confirmations; {upgrade.repaired} damaged "
-                  f"diff(s) repaired, {upgrade.marked} that could not be invalidated with the reason", markup=False,
+                  f"diff(s) repaired, {upgrade.marked} that could not be invalidated with the reason; "
+                  f"{upgrade.repointed} link(s) to an old id pointed at the new one", markup=False,
                   highlight=False)
