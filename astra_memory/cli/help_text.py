@@ -3,7 +3,7 @@ paragraph (so an 80-column screen breaks lines mid-sentence), and names a switch
 (``--help <bool>``) and a text's (``<str>``). ``HelpGroup`` (the root command's class) tidies every
 command under it once, before the tree first runs: paragraphs are joined into one line each
 (a line that starts a list item, ``- ``, or is indented stays on its own line), a switch shows no
-type, a text ``TEXT``, a path ``PATH``."""
+type, a text ``TEXT``, a path ``PATH`` (a repeatable option's too: its help says so), a number ``N``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import re
 from typer.core import TyperGroup
 
 _OWN_LINE = re.compile(r"^(\s|- |\* |\d+\. )")
-_LABELS = {"<str>": "TEXT", "<path>": "PATH", "<int>": "N", "<float>": "NUM"}
+_LABELS = {"<str>": "TEXT", "<path>": "PATH", "<int>": "N", "<float>": "NUM", "<int range>": "N",
+           "<float range>": "NUM", "<list[str]>": "TEXT", "<list[Path]>": "PATH"}
 
 
 def reflowed(text: str | None) -> str | None:
