@@ -185,3 +185,28 @@ def test_project_identity_counts_own_project_fixes_of_another_kind_ranked_first(
     ranked = {"q1": Ranked(["own-other", "right"], [0.6, 0.5]), "q2": Ranked(["right", "own-other-2"], [0.6, 0.5]),
               "q3": Ranked(["own-other"], [0.9])}
     assert project_identity(ranked, cases) == {"exposed": 2, "own_project_other_kind_first": 1, "share": 0.5}
+
+
+def test_each_sets_progress_lines_name_the_set():
+    """Issue 36 leftover: with several sets, every set's progress lines read the same "(a) product: store
+    + search"; a person watching a long run could not tell which set was being measured."""
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from astra_memory.bench.query_cases import DEV_EXTRA_CASES
+    from astra_memory.bench.retrieval import run_retrieval_sets
+    from astra_memory.stores.embeddings import HashEmbeddings
+
+    made: list[Progress] = []
+
+    def factory() -> Progress:
+        made.append(Progress(console=Console(file=io.StringIO())))
+        return made[-1]
+
+    run_retrieval_sets({"dev-extra": DEV_EXTRA_CASES, "again": DEV_EXTRA_CASES}, embeddings=HashEmbeddings(),
+                       progress_factory=factory)
+    shown = [[task.description for task in progress.tasks] for progress in made]
+    assert len(shown) == 2 and all(len(lines) == 3 for lines in shown)
+    assert all(line.startswith("dev-extra: ") for line in shown[0]) and all(line.startswith("again: ") for line in shown[1])

@@ -501,10 +501,12 @@ def project_identity(rankings: dict[str, Ranked], cases: CaseSet) -> dict[str, A
 
 
 def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
-                  min_score: float | None = None, diagnoses: dict[str, str] | None = None) -> dict[str, Any]:
+                  min_score: float | None = None, diagnoses: dict[str, str] | None = None,
+                  name: str = "") -> dict[str, Any]:
     """Run the three systems and the calibration on ``cases_path``; returns the result as a dict.
     ``diagnoses``: a model's diagnosis per query id, searched with as the diagnosis (second) search;
-    the set's own diagnoses file and the scenarios' scripted diagnoses fill in the rest (set_diagnoses)."""
+    the set's own diagnoses file and the scenarios' scripted diagnoses fill in the rest (set_diagnoses).
+    ``name``: the set's name, shown on its progress lines."""
     cases = load_cases(cases_path)
     diagnoses, diagnosis_source = set_diagnoses(cases_path, cases, diagnoses or {})
     settings = Settings()
@@ -518,15 +520,16 @@ def run_retrieval(cases_path: str | Path, *, embeddings=None, progress=None,
         with stopwatch() as t:
             embeddings.embed_query("warm-up")  # load the model once, outside the measured phases
         timings["model_load_s"] = round(t[0], 3)
-        task = progress.add_task("(a) product: store + search", total=n)
+        named = f"{name}: " if name else ""
+        task = progress.add_task(f"{named}(a) product: store + search", total=n)
         with stopwatch() as t:
             ours, texts, symptom_queries = _product(cases, embeddings, workdir, progress, task, diagnoses)
         timings["product_s"] = round(t[0], 3)
-        task = progress.add_task("(b) baseline: fix only", total=n)
+        task = progress.add_task(f"{named}(b) baseline: fix only", total=n)
         with stopwatch() as t:
             baseline = _baseline_fix_only(cases, embeddings, workdir, progress, task)
         timings["baseline_fix_only_s"] = round(t[0], 3)
-        task = progress.add_task("(c) BM25 + score distributions", total=2)
+        task = progress.add_task(f"{named}(c) BM25 + score distributions", total=2)
         with stopwatch() as t:
             bm25 = _bm25(cases, texts, symptom_queries)
         timings["bm25_s"] = round(t[0], 3)
@@ -612,7 +615,7 @@ def run_retrieval_sets(sets: dict[str, str | Path], *, embeddings=None, progress
     for path in sets.values():
         load_cases(path)  # every file is checked before the first minute of embedding is spent
     results = {name: run_retrieval(path, embeddings=embeddings, progress=progress_factory(), min_score=min_score,
-                                   diagnoses=diagnoses)
+                                   diagnoses=diagnoses, name=name)
                for name, path in sets.items()}
     first = next(iter(results.values()))
     return {"bench": "retrieval", "sets": results, "embeddings": first["embeddings"],
