@@ -7,10 +7,15 @@ from __future__ import annotations
 import copy
 
 from astra_memory.bench.history import (
+    BLIND_GROUPS,
+    BLIND_PROJECTS,
+    DATA,
     DEV_PROJECTS,
     SYSTEMS,
+    UNSEEN_KEPT_APART,
     changed_functions,
     figures,
+    group_figures,
     run_history,
     table_rows,
     write_history,
@@ -28,7 +33,8 @@ def test_functions_changed_are_read_from_the_hunks_and_the_source():
 
 
 def test_bench_history_on_a_slice_of_inflection(tmp_path):
-    result = run_history({"inflection": DEV_PROJECTS["inflection"]}, tmp_path, max_commits=16, embeddings="hash")
+    result = run_history({"inflection": DEV_PROJECTS["inflection"]}, tmp_path, max_commits=16, embeddings="hash",
+                         groups={"kept": ("inflection",)})
     rows = result["queries"]
     assert [r["commit"][:7] for r in rows] == [PASSERBY, TITLEIZE]  # confirmed by their tests, oldest first
     first, second = rows
@@ -54,9 +60,19 @@ def test_bench_history_on_a_slice_of_inflection(tmp_path):
     judged[1]["relevant"] = ["learn-some-other-commit"]
     assert figures(judged, "bm25")["recall@3"] == 0.0
 
+    # a group of projects is reported in rows of its own, over its projects' queries only
+    assert result["groups"]["kept"] == result["per_project"]["inflection"]
+    names = [row[0] for row in table_rows(result)]
+    assert names == ["inflection"] * len(SYSTEMS) + ["kept"] * len(SYSTEMS) + ["all"] * len(SYSTEMS)
+    other = [dict(r, project="other", relevant=r["ranked"]["bm25"][:1]) for r in rows]
+    grouped = group_figures(rows + other, {"kept": ("inflection",), "both": ("inflection", "other")})
+    assert grouped["kept"]["bm25"]["with_relevant"] == 0 and grouped["both"]["bm25"]["with_relevant"] == 1
+    assert grouped["both"]["bm25"] == figures(rows + other, "bm25")
+
     written = write_history(result, tmp_path, "astra-memory bench history --max-commits 16")
     assert all(len(" | ".join(row)) < 80 for row in table_rows(result))
-    assert "latest-file" in open(written["markdown"]).read()
+    report = open(written["markdown"]).read()
+    assert "latest-file" in report and "| kept | product |" in report and "kept: the queries of inflection." in report
 
     again = run_history({"inflection": DEV_PROJECTS["inflection"]}, tmp_path, max_commits=16, embeddings="hash")
     assert again["cost"]["judged_this_run"] == 0  # the verdicts come from the cache: only the searches ran
@@ -70,3 +86,13 @@ def test_a_file_is_named_by_its_whole_name():
     assert names_file('  File "/tmp/x/parse.py", line 3, in f', "parse.py")
     assert not names_file("test_parse.py:12: in test_numbers", "parse.py")
     assert not names_file("other/__init__.py:3: in f", "inflection/__init__.py")
+
+
+def test_every_vendored_history_is_there_small_with_its_licence_and_its_line():
+    readme = (DATA / "README.md").read_text(encoding="utf-8")
+    for name, bundle in {**DEV_PROJECTS, **BLIND_PROJECTS}.items():
+        assert bundle.is_file() and bundle.stat().st_size < 2_000_000, name
+        assert any(p.name.upper().startswith("LICEN") for p in bundle.parent.iterdir()), name
+        assert f"`{name}/{name}.bundle`" in readme, name
+    assert set(UNSEEN_KEPT_APART) <= set(BLIND_PROJECTS) and not set(BLIND_PROJECTS) & set(DEV_PROJECTS)
+    assert set(BLIND_GROUPS["unseen"]) == set(UNSEEN_KEPT_APART)

@@ -307,7 +307,8 @@ def history(
     max_commits: Annotated[Optional[int], typer.Option(
         "--max-commits", min=1, help="Only the latest N commits of each history (default: all).")] = None,
     blind: Annotated[bool, typer.Option(
-        "--blind", help="Measure the project kept apart (run once, at the end), the others' fixes in memory.")] = False,
+        "--blind", help="Measure the projects kept apart (run once, at the end), the development projects' fixes "
+                        "in memory; those never searched before are reported together too ('unseen').")] = False,
     bundle: Annotated[Optional[list[Path]], typer.Option(
         "--bundle", help="Git bundles to measure instead (repeatable; named by their file name).")] = None,
     python: Annotated[Optional[str], typer.Option(
@@ -319,6 +320,7 @@ def history(
     """Memory search on real git histories, in time order: each confirmed fix searched for before it is learned."""
     from astra_memory.bench.common import make_progress, results_dir
     from astra_memory.bench.history import (
+        BLIND_GROUPS,
         BLIND_PROJECTS,
         DEV_PROJECTS,
         HEADER,
@@ -328,19 +330,20 @@ def history(
         write_history,
     )
 
+    groups = None
     if bundle:
         projects, others = {b.name.removesuffix(".bundle"): b for b in bundle}, None
     elif blind:
         if not BLIND_PROJECTS:
             fail("no project is kept apart yet (astra_memory/bench/history.py BLIND_PROJECTS)")
-        projects, others = BLIND_PROJECTS, DEV_PROJECTS
+        projects, others, groups = BLIND_PROJECTS, DEV_PROJECTS, BLIND_GROUPS
     else:
         projects, others = DEV_PROJECTS, None
     folder = results_dir("history", out)
     try:
         with make_progress(not as_json and err.is_terminal) as progress:
-            result = run_history(projects, folder, others=others, max_commits=max_commits, embeddings=embeddings,
-                                 python=python, progress=progress)
+            result = run_history(projects, folder, others=others, groups=groups, max_commits=max_commits,
+                                 embeddings=embeddings, python=python, progress=progress)
     except AstraError as exc:
         fail(str(exc))
     written = write_history(result, folder, _command("history", max_commits=max_commits, blind=blind,
