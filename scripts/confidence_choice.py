@@ -7,7 +7,10 @@
 The data:
 
 - bench history's development projects: a ``history.json`` written by ``astra-memory bench history``
-  (each query's whole product ranking with its cosine, fused score and evidence; a record's project is
+  **with the one-bar rule** (main before this choice: its ranking is the fused order, so another
+  project's fix that could be shown is among the 10 ranks a history.json keeps; under the strength
+  order it may sit below 10 of the project's own and be missed here); each query's product ranking
+  with its cosine, fused score and evidence, re-ranked here by strength as the product ranks; a record's project is
   read from the query rows, every stored fix being some measured project's query; "this project has
   fixes of its own" = an earlier fix of the project was stored: the product asks its candidate pool, 40
   records, which on this bench's memory of at most 45 fixes is nearly all of it);
@@ -26,7 +29,7 @@ the higher history precision; then the lower bar for another project's fix (the 
 relevant fixes are other projects'). Each pair's count over all sets together is printed too (the
 criterion of the first choice, docs/results.md "Hits that explain themselves, or none").
 
-    .venv/bin/python scripts/confidence_choice.py /tmp/hb-dev/history.json
+    .venv/bin/python scripts/confidence_choice.py /tmp/hb-before/history.json  # bench history run on main at 0f39071
 """
 
 from __future__ import annotations
@@ -49,7 +52,10 @@ BEFORE = (0.50, 0.0)  # the rule this choice was made against: one bar, 0.50 (ma
 
 
 def shown(scored: list[dict], value: float, other: float = 0.0, has_own: bool = False) -> list[str]:
-    """``scored``: the ranking, each hit with ``own`` (the query's project's fix) among its fields."""
+    """``scored``: the ranking, each hit with ``own`` (the query's project's fix) among its fields; where the
+    project has fixes of its own, ranked by strength first as the product ranks (stores/confidence.py)."""
+    if has_own:
+        scored = sorted(scored, key=lambda s: 0 if s["evidence"] in OWN else 1 if s["own"] else 2)
     allowed = [s["evidence"] in OWN or s["cosine"] >= value + (other if has_own and not s["own"] else 0.0)
                for s in scored]
     keep = deliverable([s["cosine"] for s in scored], DEFAULT_MIN_SCORE, SESSION_TOP_K,
