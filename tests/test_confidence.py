@@ -16,6 +16,7 @@ from astra_memory.stores.confidence import (
     SAME_TEST,
     STRONG_MEANING,
     evidence,
+    function_frames,
     own_history,
     strength,
 )
@@ -52,12 +53,13 @@ def store(memory: FixMemory, session: str, project: str, text: str, fix: str) ->
 
 
 def test_evidence_is_the_same_test_or_function_of_this_project_or_a_strong_meaning():
-    query = "AssertionError\nfailing tests: compare major\nin: compare, _cmp"
+    # frames as symptoms write them: module.function (a bare name is a module: function_frames)
+    query = "AssertionError\nfailing tests: compare major\nin: semver.compare, semver._cmp"
     failing, functions = failing_test_names(query), traceback_functions(query)
     own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
-    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: _cmp"}
-    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: bump"}
-    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
+    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver._cmp"}
+    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver.bump"}
+    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: toolz.compare"}
     args = ("test:semver", failing, functions)
     assert evidence(own, 0.2, *args) == SAME_TEST
     assert evidence(through, 0.2, *args) == SAME_FUNCTION
@@ -163,3 +165,18 @@ def test_where_the_project_has_fixes_of_its_own_they_rank_before_other_projects_
             ranked = memory.search_codebase_memory(close, top_k=5, min_score=-1, project_id=project)
             assert [h.record.session_id for h in ranked] == order
         assert ranked[0].score < ranked[1].score  # semver's own fix first, though toolz's is closer in meaning
+
+
+def test_a_bare_module_frame_is_no_evidence_of_the_same_function():
+    # pytest's location line with no function ("parse.py:512: ValueError") is written as the bare module
+    query = "ValueError\nfailing tests: tz compare to None\nin: parse"
+    args = ("test:parse", failing_test_names(query), traceback_functions(query))
+    module_only = {"project_id": "test:parse", "symptom": "ValueError\nfailing tests: numbers\nin: parse"}
+    assert function_frames(frozenset({"parse", "parse.Parser._handle_field"})) == {"parse.Parser._handle_field"}
+    assert evidence(module_only, 0.2, *args) == ""
+    # the failure went into the project's code, so the recurrence rule judges: another bug, left out
+    assert another_bug_of_the_project(module_only, *args)
+    through = "ValueError\nfailing tests: tz compare to None\nin: parse, parse.Parser._handle_field"
+    args = ("test:parse", failing_test_names(through), traceback_functions(through))
+    same = dict(module_only, symptom="ValueError\nfailing tests: numbers\nin: parse, parse.Parser._handle_field")
+    assert evidence(same, 0.2, *args) == SAME_FUNCTION and not another_bug_of_the_project(same, *args)

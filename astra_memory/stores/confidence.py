@@ -69,6 +69,14 @@ def changed_functions(diff: str) -> frozenset[str]:
     return frozenset(n for n in names if not (n.startswith("__") and n.endswith("__")))
 
 
+def function_frames(frames: frozenset[str]) -> frozenset[str]:
+    """The traceback frames (testrun/symptoms.py ``in:``) that name a function: ``module.function``. A bare
+    module name (``parse``: a location line with no function, or module-level code) names none, and is
+    no evidence of the same function (on bench history's development projects every fix tied to a
+    failure by a bare module frame alone was of another function)."""
+    return frozenset(f for f in frames if "." in f)
+
+
 def frame_names(functions: frozenset[str]) -> frozenset[str]:
     """The function names of traceback frames written ``module.function`` (testrun/symptoms.py)."""
     return frozenset(f.rsplit(".", 1)[-1] for f in functions)
@@ -115,6 +123,7 @@ def project_tie(value: dict[str, Any], failing: frozenset[str], functions: froze
     traceback ``functions``: the same test, the same function, a function its diff changed; or "". The
     recurrence rule (stores/recurrence.py) keeps a project's fix on the same ties."""
     symptom = str(value.get("symptom") or "")
+    functions = function_frames(functions)
     if failing and failing_test_names(symptom) & failing:
         return SAME_TEST
     if functions and traceback_functions(symptom) & functions:
