@@ -11,10 +11,14 @@ from astra_memory.stores.confidence import (
     CHANGED_FUNCTION,
     MIN_COSINE_WITHOUT_EVIDENCE,
     NO_CONFIDENT_MATCH,
+    OTHER_PROJECT_OFFSET,
     SAME_FUNCTION,
     SAME_TEST,
     STRONG_MEANING,
     evidence,
+    function_frames,
+    own_history,
+    strength,
 )
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.format import NO_RESULTS, format_hits
@@ -49,12 +53,13 @@ def store(memory: FixMemory, session: str, project: str, text: str, fix: str) ->
 
 
 def test_evidence_is_the_same_test_or_function_of_this_project_or_a_strong_meaning():
-    query = "AssertionError\nfailing tests: compare major\nin: compare, _cmp"
+    # frames as symptoms write them: module.function (a bare name is a module: function_frames)
+    query = "AssertionError\nfailing tests: compare major\nin: semver.compare, semver._cmp"
     failing, functions = failing_test_names(query), traceback_functions(query)
     own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
-    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: _cmp"}
-    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: bump"}
-    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
+    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver._cmp"}
+    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver.bump"}
+    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: toolz.compare"}
     args = ("test:semver", failing, functions)
     assert evidence(own, 0.2, *args) == SAME_TEST
     assert evidence(through, 0.2, *args) == SAME_FUNCTION
@@ -76,9 +81,11 @@ def test_another_projects_fix_at_a_middling_score_is_not_shown_and_the_model_rea
                                                        "1 == -1"), "operands swapped in compare")
         middling = symptom("test_pipe_values", "pipe([3], dec) == [4]", "[3] == [4]")
         ranked = memory.search_codebase_memory(middling, top_k=5, min_score=-1, project_id="test:semver")
-        best = ranked[0]
+        # semver's own fix ranks first (it has fixes of its own: stores/confidence.py ``strength``)
+        assert [h.record.session_id for h in ranked] == ["semver-fix", "toolz-fix"]
+        best = ranked[1]
         # above the fused floor, so shown before this rule; below the cosine a match by meaning needs
-        assert best.record.session_id == "toolz-fix" and 0.35 <= best.fused < MIN_COSINE_WITHOUT_EVIDENCE
+        assert 0.35 <= best.fused < MIN_COSINE_WITHOUT_EVIDENCE
         assert best.evidence == ""
         hits = memory.search_codebase_memory(middling, project_id="test:semver")
         assert hits == [] and format_hits(hits) == NO_RESULTS and NO_RESULTS.startswith("No confident match")
@@ -99,3 +106,77 @@ def test_the_progress_line_says_no_confident_match_or_what_the_best_hit_was_show
     assert node_detail("memory_search", {"memory": {"hits": [best]}}) == (
         f"1 hit(s), best 0.4100 from semver-fix, shown as {SAME_TEST}")
     assert node_detail("diagnosis_search", {"diagnosis": {"hits": []}}) == f"{NO_CONFIDENT_MATCH} for the diagnosis"
+
+
+def test_another_projects_fix_needs_more_where_this_project_has_fixes_of_its_own():
+    query = "AssertionError\nfailing tests: compare major"
+    args = ("test:semver", failing_test_names(query), traceback_functions(query))
+    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: thread last"}
+    mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor"}
+    between = MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET / 2
+    assert evidence(other, between, *args) == STRONG_MEANING  # a project with no fix of its own: as before
+    assert evidence(other, between, *args, has_own=True) == ""
+    assert evidence(other, MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET, *args, has_own=True) == STRONG_MEANING
+    assert evidence(mine, between, *args, has_own=True) == STRONG_MEANING  # this project's own: the one bar
+    assert evidence(other, between, None, *args[1:], has_own=True) == STRONG_MEANING  # a search for no project
+    assert own_history([other, mine], "test:semver") and not own_history([other], "test:semver")
+    assert not own_history([other, mine], None)
+
+
+def test_a_project_with_its_own_history_is_not_shown_another_projects_middling_match(tmp_path):
+    with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as opened:
+        memory = FixMemory(opened)
+        store(memory, "toolz-fix", "toolz", symptom("test_thread_last", "thread_last([1, 2], inc) == [2, 3]",
+                                                     "[2] == [2, 3]"), "argument order of thread_last")
+        middling = symptom("test_pipe_values", "thread_last([3], inc) == [4]", "[3] == [4]")
+        close = symptom("test_thread_last", "thread_last([1, 2], inc) == [2, 3]", "[2] == [2, 4]")
+        best = memory.search_codebase_memory(middling, top_k=5, min_score=-1, project_id="test:semver")[0]
+        assert MIN_COSINE_WITHOUT_EVIDENCE <= best.score < MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET
+        # semver has no fix of its own in memory: another project's match by meaning is shown
+        assert [h.record.session_id for h in memory.search_codebase_memory(middling, project_id="test:semver")] == [
+            "toolz-fix"]
+        store(memory, "semver-fix", "semver", symptom("test_compare_major", 'semver.compare("1.0.0", "2.0.0") == -1',
+                                                       "1 == -1"), "operands swapped in compare")
+        hits = memory.search_codebase_memory(middling, project_id="test:semver")
+        assert hits == [] and format_hits(hits) == NO_RESULTS  # its own history has nothing tied, toolz not enough
+        assert [h.record.session_id for h in memory.search_codebase_memory(middling, project_id="test:attrs")] == [
+            "toolz-fix"]  # a project with no history of its own: as before
+        strong = memory.search_codebase_memory(close, project_id="test:semver")
+        assert [h.record.session_id for h in strong] == ["toolz-fix"] and strong[0].evidence == STRONG_MEANING
+        assert strong[0].score >= MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET
+
+
+def test_where_the_project_has_fixes_of_its_own_they_rank_before_other_projects_by_strength(tmp_path):
+    query = "AssertionError\nfailing tests: compare major\nin: compare"
+    args = ("test:semver", failing_test_names(query), traceback_functions(query))
+    tied = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
+    mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor"}
+    other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
+    assert [strength(v, *args) for v in (tied, mine, other)] == [0, 1, 2]
+    assert strength(tied, None, *args[1:]) == 2  # a search for no project: every fix is another's
+    with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as opened:
+        memory = FixMemory(opened)
+        store(memory, "toolz-fix", "toolz", symptom("test_thread_last", "thread_last([1, 2], inc) == [2, 3]",
+                                                     "[2] == [2, 3]"), "argument order of thread_last")
+        store(memory, "semver-fix", "semver", symptom("test_compare_major", 'semver.compare("1.0.0", "2.0.0") == -1',
+                                                       "1 == -1"), "operands swapped in compare")
+        close = symptom("test_thread_last", "thread_last([1, 2], inc) == [2, 3]", "[2] == [2, 4]")
+        for project, order in (("test:attrs", ["toolz-fix", "semver-fix"]), ("test:semver", ["semver-fix", "toolz-fix"])):
+            ranked = memory.search_codebase_memory(close, top_k=5, min_score=-1, project_id=project)
+            assert [h.record.session_id for h in ranked] == order
+        assert ranked[0].score < ranked[1].score  # semver's own fix first, though toolz's is closer in meaning
+
+
+def test_a_bare_module_frame_is_no_evidence_of_the_same_function():
+    # pytest's location line with no function ("parse.py:512: ValueError") is written as the bare module
+    query = "ValueError\nfailing tests: tz compare to None\nin: parse"
+    args = ("test:parse", failing_test_names(query), traceback_functions(query))
+    module_only = {"project_id": "test:parse", "symptom": "ValueError\nfailing tests: numbers\nin: parse"}
+    assert function_frames(frozenset({"parse", "parse.Parser._handle_field"})) == {"parse.Parser._handle_field"}
+    assert evidence(module_only, 0.2, *args) == ""
+    # the failure went into the project's code, so the recurrence rule judges: another bug, left out
+    assert another_bug_of_the_project(module_only, *args)
+    through = "ValueError\nfailing tests: tz compare to None\nin: parse, parse.Parser._handle_field"
+    args = ("test:parse", failing_test_names(through), traceback_functions(through))
+    same = dict(module_only, symptom="ValueError\nfailing tests: numbers\nin: parse, parse.Parser._handle_field")
+    assert evidence(same, 0.2, *args) == SAME_FUNCTION and not another_bug_of_the_project(same, *args)

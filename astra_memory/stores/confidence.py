@@ -11,7 +11,18 @@ failing tests, or whose failure went through one of the project's functions this
 
 The rule: a hit is confident when it is a fix of the query's project with such evidence, or when its
 cosine is at least ``MIN_COSINE_WITHOUT_EVIDENCE`` (a match by meaning alone must be strong: another
-project's fix, a search for no project, a record stored without test names). A search whose query
+project's fix, a search for no project, a record stored without test names). Another project's fix
+needs more where this project has fixes of its own among the search's candidates (``own_history``):
+a cosine of at least ``OTHER_PROJECT_OFFSET`` above that. Why: a project whose own confirmed history
+is in memory has its relevant fixes there (on bench history's development projects, of the 59 hits
+the one-bar rule showed, 12 were other projects' fixes, none right, 9 of them shown to a project with
+history of its own, at cosines 0.51-0.64), while a project with no history of its own in memory (a
+new user; bench retrieval's dev and dev-extra sets, where a relevant fix is always another project's)
+is judged as before. The same reading orders the hits (``strength``): where the project has fixes of
+its own among the candidates, its fixes tied to this failure rank first, then its other fixes, then
+other projects' (each in the fused order): on the development histories it brought a relevant fix
+into the top 3 of 1 and 2 more queries (recall@3 0.93 -> 0.97 and 0.89 -> 0.96, two judgings of the
+same commits; docs/results.md). A search whose query
 names no failing test (the model's own search, a person's ``memory search`` with a few words) cannot
 have evidence: the cosine rule alone applies there too. The diagnosis search (``against="cause"``)
 is not gated here: it matches causes without the project's names (stores/mechanism.py) and has its
@@ -21,6 +32,7 @@ own cut-off (stores/hybrid.py).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from astra_memory.context import DEFAULT_MIN_FUSED_SCORE
@@ -35,6 +47,10 @@ from astra_memory.testrun.symptoms import failing_test_names, traceback_function
 # themselves, or none").
 WITHOUT_EVIDENCE_OFFSET = 0.15
 MIN_COSINE_WITHOUT_EVIDENCE = DEFAULT_MIN_FUSED_SCORE + WITHOUT_EVIDENCE_OFFSET  # 0.50 at the default floor
+# What another project's fix needs on top of that when this project has fixes of its own among the candidates
+# (``own_history``): 0.65 at the default floor. Chosen the same way, on the same development data
+# (scripts/confidence_choice.py; docs/results.md "Another project's fix, where this project has its own").
+OTHER_PROJECT_OFFSET = 0.15
 
 # What the model and a person read where nothing has the evidence (stores/format.py, the progress line).
 NO_CONFIDENT_MATCH = "no confident match: no fix shown"
@@ -54,6 +70,14 @@ def changed_functions(diff: str) -> frozenset[str]:
     return frozenset(n for n in names if not (n.startswith("__") and n.endswith("__")))
 
 
+def function_frames(frames: frozenset[str]) -> frozenset[str]:
+    """The traceback frames (testrun/symptoms.py ``in:``) that name a function: ``module.function``. A bare
+    module name (``parse``: a location line with no function, or module-level code) names none, and is
+    no evidence of the same function (on bench history's development projects every fix tied to a
+    failure by a bare module frame alone was of another function)."""
+    return frozenset(f for f in frames if "." in f)
+
+
 def frame_names(functions: frozenset[str]) -> frozenset[str]:
     """The function names of traceback frames written ``module.function`` (testrun/symptoms.py)."""
     return frozenset(f.rsplit(".", 1)[-1] for f in functions)
@@ -64,13 +88,35 @@ def min_cosine_without_evidence(floor: float) -> float:
     return floor + WITHOUT_EVIDENCE_OFFSET if floor > 0 else float("-inf")
 
 
+def own_history(values: Iterable[dict[str, Any]], project_id: str | None) -> bool:
+    """Whether any of the stored fixes ``values`` (a search's candidates) is the project ``project_id``'s own."""
+    return bool(project_id) and any(value.get("project_id") == project_id for value in values)
+
+
 def evidence(value: dict[str, Any], cosine: float, project_id: str | None, failing: frozenset[str],
-             functions: frozenset[str], min_cosine: float = MIN_COSINE_WITHOUT_EVIDENCE) -> str:
+             functions: frozenset[str], min_cosine: float = MIN_COSINE_WITHOUT_EVIDENCE,
+             has_own: bool = False) -> str:
     """Why the stored fix ``value`` may be shown for a failure whose query names the ``failing`` tests
-    and the traceback ``functions`` (``""``: no evidence, not shown)."""
-    if project_id and value.get("project_id") == project_id and (tie := project_tie(value, failing, functions)):
+    and the traceback ``functions`` (``""``: no evidence, not shown). ``has_own``: this project has fixes
+    of its own among the candidates (``own_history``); another project's fix then needs
+    ``OTHER_PROJECT_OFFSET`` more cosine."""
+    mine = bool(project_id) and value.get("project_id") == project_id
+    if mine and (tie := project_tie(value, failing, functions)):
         return tie
-    return STRONG_MEANING if min_cosine != float("-inf") and cosine >= min_cosine else ""
+    if min_cosine == float("-inf"):
+        return ""
+    needed = min_cosine + (OTHER_PROJECT_OFFSET if project_id and has_own and not mine else 0.0)
+    return STRONG_MEANING if cosine >= needed else ""
+
+
+def strength(value: dict[str, Any], project_id: str | None, failing: frozenset[str], functions: frozenset[str]) -> int:
+    """How strongly the stored fix ``value`` is tied to this failure, 0 the strongest: a fix of the project
+    ``project_id`` tied to it (``project_tie``), another fix of the project, another project's fix. A symptom
+    search where the project has fixes of its own among the candidates ranks by it first (stores/memory.py;
+    the fused order within each)."""
+    if not project_id or value.get("project_id") != project_id:
+        return 2
+    return 0 if project_tie(value, failing, functions) else 1
 
 
 def project_tie(value: dict[str, Any], failing: frozenset[str], functions: frozenset[str]) -> str:
@@ -78,6 +124,7 @@ def project_tie(value: dict[str, Any], failing: frozenset[str], functions: froze
     traceback ``functions``: the same test, the same function, a function its diff changed; or "". The
     recurrence rule (stores/recurrence.py) keeps a project's fix on the same ties."""
     symptom = str(value.get("symptom") or "")
+    functions = function_frames(functions)
     if failing and failing_test_names(symptom) & failing:
         return SAME_TEST
     if functions and traceback_functions(symptom) & functions:

@@ -17,7 +17,7 @@ from langgraph.store.base import BaseStore, Item
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.attempts import AttemptMemory
-from astra_memory.stores.confidence import evidence, min_cosine_without_evidence
+from astra_memory.stores.confidence import evidence, min_cosine_without_evidence, own_history, strength
 from astra_memory.stores.evidence import evidence_order
 from astra_memory.stores.hybrid import (
     CANDIDATE_POOL,
@@ -173,6 +173,8 @@ class FixMemory:
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
         failing, functions = failing_test_names(query), traceback_functions(query)
+        # This project's own fixes among the candidates, those of other bugs included (stores/confidence.py).
+        has_own = own_history((item.value for item in items), project_id)
         if against == "symptom" and project_id:  # the project's fixes of other tests: another bug (stores/recurrence.py)
             items = [item for item in items
                      if not another_bug_of_the_project(item.value, project_id, failing, functions)]
@@ -186,6 +188,8 @@ class FixMemory:
             order = evidence_order([item.value for item, _, _ in ranked],
                                    project_id=None if self.evidence == "all" else project_id)
             ranked = [ranked[i] for i in order]
+        if against == "symptom" and has_own:  # the stronger evidence first (stores/confidence.py ``strength``)
+            ranked.sort(key=lambda row: strength(row[0].value, project_id, failing, functions))
         ranked.sort(key=lambda row: row[0].value.get("status") == "superseded")  # below every active fix (stable)
         # The minimum score is calibrated on the cosine; the floor and the margin on the fused score.
         cut = self.hybrid and threshold > 0  # else every rank (benches, tools): no floor, no margin, no gate
@@ -193,7 +197,7 @@ class FixMemory:
         # A symptom search's hit needs evidence to be shown (stores/confidence.py); each hit carries its own,
         # so a bench that asks for every rank can apply the product's rule (bench/retrieval.py ``_shown``).
         needed = min_cosine_without_evidence(self.floor)
-        shown_on = [None if cause else evidence(item.value, cosine, project_id, failing, functions, needed)
+        shown_on = [None if cause else evidence(item.value, cosine, project_id, failing, functions, needed, has_own)
                     for item, cosine, _ in ranked]
         keep = deliverable([c for _, c, _ in ranked], threshold, top_k,
                            floor=self.floor + (DIAGNOSIS_FLOOR_OFFSET if cause else 0.0),

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
-from astra_memory.stores.confidence import changed_functions
+from astra_memory.stores.confidence import changed_functions, function_frames
 from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -72,7 +72,7 @@ def names_shared(query: str, record) -> tuple[list[str], list[str], list[str]]:
     """(the failing tests both symptoms name in words, the functions of this failure the record's failure
     went through or its diff changed, the record's files the query names), each sorted."""
     tests = sorted(failing_test_names(query) & failing_test_names(record.symptom))
-    frames = traceback_functions(query)
+    frames = function_frames(traceback_functions(query))  # a bare module name is no function (stores/confidence.py)
     through = {f for f in frames if f in traceback_functions(record.symptom)}
     changed = changed_functions(record.diff or "")
     through |= {f for f in frames if f.rsplit(".", 1)[-1] in changed}
