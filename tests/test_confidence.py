@@ -51,9 +51,12 @@ def store(memory: FixMemory, session: str, project: str, text: str, fix: str) ->
 def test_evidence_is_the_same_test_or_function_of_this_project_or_a_strong_meaning():
     query = "AssertionError\nfailing tests: compare major\nin: compare, _cmp"
     failing, functions = failing_test_names(query), traceback_functions(query)
-    own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
-    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: _cmp"}
-    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: bump"}
+    here = [{"session_id": "s", "kind": "fix", "project_id": "test:semver"}]  # confirmed here, in the project
+    own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major", "confirmations": here}
+    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: _cmp",
+               "confirmations": here}
+    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: bump",
+               "confirmations": here}
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
     args = ("test:semver", failing, functions)
     assert evidence(own, 0.2, *args) == SAME_TEST

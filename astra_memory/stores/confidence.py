@@ -9,7 +9,8 @@ relevant fixes had and those lacked is *evidence*: a fix of the same project for
 failing tests, or whose failure went through one of the project's functions this one went through
 (the ``in:`` lines of both symptoms, testrun/symptoms.py), a later bug in the same function.
 
-The rule: a hit is confident when it is a fix of the query's project with such evidence, or when its
+The rule: a hit is confident when it is a fix of the query's project (confirmed by this installation
+there: an imported record's word for its project is no evidence) with such evidence, or when its
 cosine is at least ``MIN_COSINE_WITHOUT_EVIDENCE`` (a match by meaning alone must be strong: another
 project's fix, a search for no project, a record stored without test names). A search whose query
 names no failing test (the model's own search, a person's ``memory search`` with a few words) cannot
@@ -24,6 +25,7 @@ import re
 from typing import Any
 
 from astra_memory.context import DEFAULT_MIN_FUSED_SCORE
+from astra_memory.stores.evidence import counted
 from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 # The cosine a hit without evidence needs to be shown: this far above the fused floor (stores/hybrid.py,
@@ -68,9 +70,20 @@ def evidence(value: dict[str, Any], cosine: float, project_id: str | None, faili
              functions: frozenset[str], min_cosine: float = MIN_COSINE_WITHOUT_EVIDENCE) -> str:
     """Why the stored fix ``value`` may be shown for a failure whose query names the ``failing`` tests
     and the traceback ``functions`` (``""``: no evidence, not shown)."""
-    if project_id and value.get("project_id") == project_id and (tie := project_tie(value, failing, functions)):
+    if confirmed_in(value, project_id) and (tie := project_tie(value, failing, functions)):
         return tie
     return STRONG_MEANING if min_cosine != float("-inf") and cosine >= min_cosine else ""
+
+
+def confirmed_in(value: dict[str, Any], project_id: str | None) -> bool:
+    """Whether the stored fix ``value`` is this project's: stored for ``project_id`` *and* confirmed by this
+    installation there (a confirmation that is evidence, stores/evidence.py ``counted``). A record only a
+    file vouches for (``memory import``: every confirmation imported) is another installation's word for
+    its project, and is shown only on a strong match by meaning (outside round 7 case 02)."""
+    if not project_id or value.get("project_id") != project_id:
+        return False
+    return int(value.get("confirmations_dropped") or 0) > 0 or any(
+        counted(c, project_id) for c in value.get("confirmations") or [])
 
 
 def project_tie(value: dict[str, Any], failing: frozenset[str], functions: frozenset[str]) -> str:
