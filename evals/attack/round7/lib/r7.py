@@ -47,6 +47,16 @@ def learned_template(case):
     return lines
 
 
+def learned_row(name):
+    """A case whose home holds the calc fix, learned: (case, the store's prefix, the stored value)."""
+    case = Case(name)
+    r, fix = det_repo(case)
+    p, data = case.learn(r.root)
+    print("learn", p.returncode, result_of(row_for(data, fix)))
+    (prefix, _key, value), = case.sql("select prefix, key, value from store")
+    return case, prefix, json.loads(value)
+
+
 def import_fixing_id(case, records, name="import.jsonl", rounds=4):
     """`memory import` the records; where a line's id is refused, take the id its content gives
     (named by the refusal) and try again. Returns the last CompletedProcess and the records."""

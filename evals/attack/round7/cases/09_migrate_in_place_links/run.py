@@ -11,12 +11,7 @@ import hashlib, json, os, sys, uuid
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from r7 import *
 
-c = Case("c09")
-r, fix = det_repo(c)
-p, data = c.learn(r.root)
-print("learn", p.returncode, result_of(row_for(data, fix)))
-(prefix, key, value), = c.sql("select prefix, key, value from store")
-A = json.loads(value)
+c, prefix, A = learned_row("c09")
 X = A["memory_id"]
 U, V = str(uuid.uuid4()), str(uuid.uuid4())
 def v1(rec, mid, session):

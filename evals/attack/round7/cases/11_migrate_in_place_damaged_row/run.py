@@ -9,12 +9,7 @@ import json, os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from r7 import *
 
-c = Case("c11")
-r, fix = det_repo(c)
-p, data = c.learn(r.root)
-print("learn", p.returncode, result_of(row_for(data, fix)))
-(prefix, key, value), = c.sql("select prefix, key, value from store")
-A = json.loads(value)
+c, prefix, A = learned_row("c11")
 bad1 = dict(A, memory_id="not-a-uuid-c11")
 bad2 = dict(A, memory_id="00000000-0000-4000-8000-00000000c011", from_the_future={"x": 1})
 for rec in (bad1, bad2):
