@@ -42,6 +42,11 @@ FAILED tests/test_lib.py::{test} - AssertionError: assert {message}
 """
 
 
+
+def confirmed_here(project_id: str) -> list[dict]:
+    """A stored record's confirmation by this installation, in the project (what makes it "this project's")."""
+    return [{"session_id": "s", "kind": "fix", "project_id": project_id}]
+
 def symptom(test: str, code: str, message: str) -> str:
     return symptom_query(parse_failure(OUTPUT.format(test=test, code=code, message=message)))
 
@@ -56,9 +61,12 @@ def test_evidence_is_the_same_test_or_function_of_this_project_or_a_strong_meani
     # frames as symptoms write them: module.function (a bare name is a module: function_frames)
     query = "AssertionError\nfailing tests: compare major\nin: semver.compare, semver._cmp"
     failing, functions = failing_test_names(query), traceback_functions(query)
-    own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
-    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver._cmp"}
-    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver.bump"}
+    here = confirmed_here("test:semver")
+    own = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major", "confirmations": here}
+    through = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver._cmp",
+               "confirmations": here}
+    neither = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor\nin: semver.bump",
+               "confirmations": here}
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: toolz.compare"}
     args = ("test:semver", failing, functions)
     assert evidence(own, 0.2, *args) == SAME_TEST
@@ -112,7 +120,8 @@ def test_another_projects_fix_needs_more_where_this_project_has_fixes_of_its_own
     query = "AssertionError\nfailing tests: compare major"
     args = ("test:semver", failing_test_names(query), traceback_functions(query))
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: thread last"}
-    mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor"}
+    mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor",
+            "confirmations": confirmed_here("test:semver")}
     between = MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET / 2
     assert evidence(other, between, *args) == STRONG_MEANING  # a project with no fix of its own: as before
     assert evidence(other, between, *args, has_own=True) == ""
@@ -149,8 +158,10 @@ def test_a_project_with_its_own_history_is_not_shown_another_projects_middling_m
 def test_where_the_project_has_fixes_of_its_own_they_rank_before_other_projects_by_strength(tmp_path):
     query = "AssertionError\nfailing tests: compare major\nin: compare"
     args = ("test:semver", failing_test_names(query), traceback_functions(query))
-    tied = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major"}
-    mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor"}
+    tied = {"project_id": "test:semver", "symptom": "AssertionError\nfailing tests: compare major",
+            "confirmations": confirmed_here("test:semver")}
+    mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor",
+            "confirmations": confirmed_here("test:semver")}
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
     assert [strength(v, *args) for v in (tied, mine, other)] == [0, 1, 2]
     assert strength(tied, None, *args[1:]) == 2  # a search for no project: every fix is another's
@@ -171,7 +182,8 @@ def test_a_bare_module_frame_is_no_evidence_of_the_same_function():
     # pytest's location line with no function ("parse.py:512: ValueError") is written as the bare module
     query = "ValueError\nfailing tests: tz compare to None\nin: parse"
     args = ("test:parse", failing_test_names(query), traceback_functions(query))
-    module_only = {"project_id": "test:parse", "symptom": "ValueError\nfailing tests: numbers\nin: parse"}
+    module_only = {"project_id": "test:parse", "symptom": "ValueError\nfailing tests: numbers\nin: parse",
+                   "confirmations": confirmed_here("test:parse")}
     assert function_frames(frozenset({"parse", "parse.Parser._handle_field"})) == {"parse.Parser._handle_field"}
     assert evidence(module_only, 0.2, *args) == ""
     # the failure went into the project's code, so the recurrence rule judges: another bug, left out

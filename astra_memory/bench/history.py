@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.why import names_file
 from astra_memory.testrun.run import project_environment
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
+from astra_memory.workspace.identity import HARDENED, hardened_git_env
 
 DATA = Path(__file__).resolve().parent.parent.parent / "tests" / "data"
 # The vendored histories the bench's choices are made on, and the one kept apart (run once, at the end).
@@ -73,6 +75,7 @@ BLIND_PROJECTS = {name: DATA / name / f"{name}.bundle" for name in (*SEEN_KEPT_A
 # Projects measured together in a row of their own (beside each project and "all") by `bench history --blind`.
 BLIND_GROUPS = {"unseen": UNSEEN_KEPT_APART}
 SYSTEMS = ("product", "vector", "bm25", "latest-file")
+CLONE_TIMEOUT_S = 300  # a bundle of a long history, read from the local disk
 CACHE_VERSION = 1
 
 
@@ -155,16 +158,28 @@ def _blob(repo, sha: str, path: str) -> str:
 # --- learning, cached -----------------------------------------------------------------------------------
 
 def clone_bundle(bundle: Path, destination: Path) -> Path:
-    """A working clone of ``bundle`` (made once; the bench reads history from it)."""
-    from git import Repo
-
+    """A clone of ``bundle`` with no work tree checked out (made once; the bench reads history from
+    git's objects, as learn does). A bundle comes from anywhere: git runs hardened, as learn's and
+    the identity's git (no system or global config, hooks, fsmonitor or filter driver: nothing is
+    checked out, so no ``.gitattributes`` filter runs; only the local file transport a bundle needs);
+    outside round 7 case 10."""
     if (destination / ".git").is_dir():
         return destination
     if not bundle.is_file():
         raise HistoryBenchError(f"{bundle}: no such bundle")
     shutil.rmtree(destination, ignore_errors=True)
     destination.parent.mkdir(parents=True, exist_ok=True)
-    Repo.clone_from(str(bundle), str(destination), env={"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"})
+    command = ["git", *HARDENED, "-c", "protocol.file.allow=always", "clone", "--quiet", "--no-checkout", "--",
+               str(bundle), str(destination)]
+    try:
+        done = subprocess.run(command, env=hardened_git_env(), stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=CLONE_TIMEOUT_S, check=False)
+        why = (done.stderr.decode("utf-8", "replace").strip()[-500:] or f"exit {done.returncode}") if done.returncode else ""
+    except (OSError, subprocess.SubprocessError) as exc:
+        why = str(exc)
+    if why or not (destination / ".git").is_dir():
+        shutil.rmtree(destination, ignore_errors=True)
+        raise HistoryBenchError(f"{bundle}: git cannot clone it: {why}")
     return destination
 
 

@@ -333,16 +333,20 @@ def memory_migrate(
         if source is None:
             with open_memory(settings, namespace=_namespace(ctx)) as memory:  # --namespace: only that one
                 upgrade = upgrade_memory(memory)
+                damaged = dict(memory.damaged)  # read around like every command's reads, and said
         else:
             embeddings = make_embeddings(settings.embeddings, settings.embedding_model_path)
             where = namespace_for(Context().namespace if _namespace(ctx) is None else _namespace(ctx))
             report = migrate(source, destination, embeddings, namespace=where)
             with open_memory_store(destination, embeddings, setting="--to") as opened:
-                upgrade = upgrade_memory(FixMemory(opened.store, namespace=where))
+                upgraded = FixMemory(opened.store, namespace=where)
+                upgrade = upgrade_memory(upgraded)
+                damaged = dict(upgraded.damaged)
     except MigrationError as exc:
         fail(str(exc), EXIT_FAILED)
     except AstraError as exc:
         fail(str(exc))
+    _damaged_note(damaged)  # stderr: stdout (--json too) stays the result
     if as_json:
         return print_json({**(report.to_dict() if report else {}), "upgrade": upgrade.to_dict()})
     if report is not None:

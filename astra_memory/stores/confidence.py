@@ -9,7 +9,8 @@ relevant fixes had and those lacked is *evidence*: a fix of the same project for
 failing tests, or whose failure went through one of the project's functions this one went through
 (the ``in:`` lines of both symptoms, testrun/symptoms.py), a later bug in the same function.
 
-The rule: a hit is confident when it is a fix of the query's project with such evidence, or when its
+The rule: a hit is confident when it is a fix of the query's project (confirmed by this installation
+there: an imported record's word for its project is no evidence) with such evidence, or when its
 cosine is at least ``MIN_COSINE_WITHOUT_EVIDENCE`` (a match by meaning alone must be strong: another
 project's fix, a search for no project, a record stored without test names). Another project's fix
 needs more where this project has fixes of its own among the search's candidates (``own_history``):
@@ -36,6 +37,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from astra_memory.context import DEFAULT_MIN_FUSED_SCORE
+from astra_memory.stores.evidence import counted
 from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
 
 # The cosine a hit without evidence needs to be shown: this far above the fused floor (stores/hybrid.py,
@@ -90,7 +92,7 @@ def min_cosine_without_evidence(floor: float) -> float:
 
 def own_history(values: Iterable[dict[str, Any]], project_id: str | None) -> bool:
     """Whether any of the stored fixes ``values`` (a search's candidates) is the project ``project_id``'s own."""
-    return bool(project_id) and any(value.get("project_id") == project_id for value in values)
+    return bool(project_id) and any(confirmed_in(value, project_id) for value in values)
 
 
 def evidence(value: dict[str, Any], cosine: float, project_id: str | None, failing: frozenset[str],
@@ -100,7 +102,7 @@ def evidence(value: dict[str, Any], cosine: float, project_id: str | None, faili
     and the traceback ``functions`` (``""``: no evidence, not shown). ``has_own``: this project has fixes
     of its own among the candidates (``own_history``); another project's fix then needs
     ``OTHER_PROJECT_OFFSET`` more cosine."""
-    mine = bool(project_id) and value.get("project_id") == project_id
+    mine = confirmed_in(value, project_id)
     if mine and (tie := project_tie(value, failing, functions)):
         return tie
     if min_cosine == float("-inf"):
@@ -114,9 +116,20 @@ def strength(value: dict[str, Any], project_id: str | None, failing: frozenset[s
     ``project_id`` tied to it (``project_tie``), another fix of the project, another project's fix. A symptom
     search where the project has fixes of its own among the candidates ranks by it first (stores/memory.py;
     the fused order within each)."""
-    if not project_id or value.get("project_id") != project_id:
+    if not confirmed_in(value, project_id):
         return 2
     return 0 if project_tie(value, failing, functions) else 1
+
+
+def confirmed_in(value: dict[str, Any], project_id: str | None) -> bool:
+    """Whether the stored fix ``value`` is this project's: stored for ``project_id`` *and* confirmed by this
+    installation there (a confirmation that is evidence, stores/evidence.py ``counted``). A record only a
+    file vouches for (``memory import``: every confirmation imported) is another installation's word for
+    its project, and is shown only on a strong match by meaning (outside round 7 case 02)."""
+    if not project_id or value.get("project_id") != project_id:
+        return False
+    return int(value.get("confirmations_dropped") or 0) > 0 or any(
+        counted(c, project_id) for c in value.get("confirmations") or [])
 
 
 def project_tie(value: dict[str, Any], failing: frozenset[str], functions: frozenset[str]) -> str:

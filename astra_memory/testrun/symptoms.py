@@ -399,14 +399,17 @@ def _dedupe(items: list[str]) -> list[str]:
 
 
 def _humanise(test_id: str) -> str:
-    """``tests/t.py::TestA::test_rounds_half[2.5-3]`` -> ``rounds half [2.5-3]``: words plus the parameters."""
+    """``tests/t.py::TestA::test_rounds_half[2.5-3]`` -> ``rounds half [2.5-3]``: words plus the parameters.
+    The parameters are the test's own text: a ``::`` in them is not the id's separator, and a ``;`` in them
+    is written ``,`` (``;`` separates the tests of the ``failing tests:`` line; outside round 7 case 04)."""
+    params = ""
+    path_end = test_id.find(".py::")  # the module's path may hold a "[", the test's names never do
+    start = test_id.find("[", path_end + len(".py::") if path_end >= 0 else 0)
+    if start > 0 and test_id.endswith("]"):
+        params, test_id = f" [{test_id[start + 1:-1].replace(';', ',')}]", test_id[:start]
     name = test_id.split("::")[-1]
     if name.endswith(".py"):  # a module (a collection error): its file name
         name = re.split(r"[/\\]", name)[-1][:-3]
-    params = ""
-    match = re.search(r"\[(.*)\]$", name)
-    if match:
-        params, name = f" [{match.group(1)}]", name[: match.start()]
     name = name.rsplit(".", 1)[-1]
     if name.startswith("test_"):
         name = name[5:]

@@ -90,7 +90,8 @@ def normalised_remote(url: str) -> str:
     return f"{host.lower()}/{path.lstrip('/')}" if host else path
 
 
-def _git_env() -> dict[str, str]:
+def hardened_git_env() -> dict[str, str]:
+    """git's whole environment: no caller variables, no system or global config, no prompt."""
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "HOME": "/nonexistent",
             "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_TERMINAL_PROMPT": "0",
             "GIT_OPTIONAL_LOCKS": "0", "GIT_ASKPASS": "false", "SSH_ASKPASS": "false"}
@@ -99,7 +100,7 @@ def _git_env() -> dict[str, str]:
 def _git(folder: Path, *args: str) -> str | None:
     """git's stdout, or None when it fails, is missing, hangs or says too much."""
     try:
-        done = subprocess.run(["git", *HARDENED, *args], cwd=folder, env=_git_env(), stdin=subprocess.DEVNULL,
+        done = subprocess.run(["git", *HARDENED, *args], cwd=folder, env=hardened_git_env(), stdin=subprocess.DEVNULL,
                               capture_output=True, timeout=GIT_TIMEOUT_S, check=False)
     except (OSError, subprocess.SubprocessError):
         return None
