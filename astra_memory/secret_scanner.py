@@ -26,59 +26,57 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import product
-from types import SimpleNamespace
 
+from detect_secrets.filters.heuristic import (
+    is_not_alphanumeric_string,
+    is_prefixed_with_dollar_sign,
+    is_sequential_string,
+    is_templated_secret,
+)
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.keyword import DENYLIST_REGEX, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+# The shaped detectors: each has ``denylist``, a tuple of compiled patterns.
+SHAPED_DETECTORS = (
+    AWSKeyDetector, AzureStorageKeyDetector, BasicAuthDetector, CloudantDetector, DiscordBotTokenDetector,
+    GitHubTokenDetector, GitLabTokenDetector, IbmCloudIamDetector, IbmCosHmacDetector, JwtTokenDetector,
+    MailchimpDetector, OpenAIDetector, PypiTokenDetector, SendGridDetector, SlackDetector,
+    SoftlayerDetector, SquareOAuthDetector, StripeDetector, TelegramBotTokenDetector, TwilioKeyDetector,
+)
 # A shaped detector's group may be a token's prefix only (GitHub's ``(ghp|gho...)_...``) or stop short
 # of its end (the JWT pattern's lazy signature): a span runs on to the end of the token it is in.
 _TOKEN_TAIL = re.compile(r"[A-Za-z0-9_\-+/=.]*")
 _KEY_HEAD = re.compile(r"[\w\-]*")
+_KEYWORD = re.compile(DENYLIST_REGEX, re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
-def _library() -> SimpleNamespace:
-    """What this pass takes from detect-secrets, imported at the first scan (about a tenth of a second,
-    with ``requests``): a command that never scrubs text does not pay for it."""
-    from detect_secrets.filters import heuristic
-    from detect_secrets.plugins.aws import AWSKeyDetector
-    from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
-    from detect_secrets.plugins.basic_auth import BasicAuthDetector
-    from detect_secrets.plugins.cloudant import CloudantDetector
-    from detect_secrets.plugins.discord import DiscordBotTokenDetector
-    from detect_secrets.plugins.github_token import GitHubTokenDetector
-    from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
-    from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
-    from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
-    from detect_secrets.plugins.jwt import JwtTokenDetector
-    from detect_secrets.plugins.keyword import DENYLIST_REGEX, QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP
-    from detect_secrets.plugins.mailchimp import MailchimpDetector
-    from detect_secrets.plugins.openai import OpenAIDetector
-    from detect_secrets.plugins.pypi_token import PypiTokenDetector
-    from detect_secrets.plugins.sendgrid import SendGridDetector
-    from detect_secrets.plugins.slack import SlackDetector
-    from detect_secrets.plugins.softlayer import SoftlayerDetector
-    from detect_secrets.plugins.square_oauth import SquareOAuthDetector
-    from detect_secrets.plugins.stripe import StripeDetector
-    from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
-    from detect_secrets.plugins.twilio import TwilioKeyDetector
-
-    shaped = (  # the shaped detectors: each has ``denylist``, a tuple of compiled patterns
-        AWSKeyDetector, AzureStorageKeyDetector, BasicAuthDetector, CloudantDetector, DiscordBotTokenDetector,
-        GitHubTokenDetector, GitLabTokenDetector, IbmCloudIamDetector, IbmCosHmacDetector, JwtTokenDetector,
-        MailchimpDetector, OpenAIDetector, PypiTokenDetector, SendGridDetector, SlackDetector,
-        SoftlayerDetector, SquareOAuthDetector, StripeDetector, TelegramBotTokenDetector, TwilioKeyDetector,
-    )
-    return SimpleNamespace(
-        shaped_patterns=tuple(pattern for detector in shaped for pattern in detector.denylist),
-        keyword=re.compile(DENYLIST_REGEX, re.IGNORECASE),
-        keyword_rules=tuple(QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items()),
-        not_a_value=(heuristic.is_templated_secret, heuristic.is_prefixed_with_dollar_sign,
-                     heuristic.is_not_alphanumeric_string, heuristic.is_sequential_string),
-    )
+def _shaped_patterns() -> tuple[re.Pattern[str], ...]:
+    return tuple(pattern for detector in SHAPED_DETECTORS for pattern in detector.denylist)
 
 
 def _shaped_spans(text: str) -> list[tuple[int, int]]:
     spans = []
-    for pattern in _library().shaped_patterns:
+    for pattern in _shaped_patterns():
         for match in pattern.finditer(text):
             groups = [i for i in range(1, (pattern.groups or 0) + 1) if match.group(i)]
             start, end = (match.span(groups[-1]) if groups else match.span())
@@ -92,16 +90,17 @@ def _shaped_spans(text: str) -> list[tuple[int, int]]:
 def _keyword_spans(text: str) -> list[tuple[int, int]]:
     from astra_memory.secret_names import MIN_QUOTED_CHARS, REDACTED, names_a_secret  # the table's vetoes
 
-    library = _library()
     spans = []
-    for (start, end), (pattern, group) in product(_keyword_windows(text), library.keyword_rules):
+    rules = QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items()
+    for (start, end), (pattern, group) in product(_keyword_windows(text), rules):
         for match in pattern.finditer(text, start, end):
             value = match.group(group)
             key = _key_around(text, match)
             if key is not None and not names_a_secret(key):
                 continue
-            if (len(value) < MIN_QUOTED_CHARS or value == REDACTED
-                    or any(check(value) for check in library.not_a_value)):
+            if (len(value) < MIN_QUOTED_CHARS or value == REDACTED or is_templated_secret(value)
+                    or is_prefixed_with_dollar_sign(value) or is_not_alphanumeric_string(value)
+                    or is_sequential_string(value)):
                 continue
             spans.append(match.span(group))
     return spans
@@ -114,7 +113,7 @@ def _keyword_windows(text: str) -> list[tuple[int, int]]:
     this scan); a value more than a line after its keyword is not looked for.
     """
     windows: list[tuple[int, int]] = []
-    for match in _library().keyword.finditer(text):
+    for match in _KEYWORD.finditer(text):
         start = text.rfind("\n", 0, match.start()) + 1
         end = text.find("\n", match.end())
         end = len(text) if end < 0 else text.find("\n", end + 1)
