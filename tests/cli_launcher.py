@@ -50,7 +50,8 @@ def _socket_path() -> str | None:
         return None
     with _lock:
         if _launcher.get("pid") != os.getpid():
-            folder = tempfile.mkdtemp(prefix="astra-cli-launcher-")
+            # A socket's path is at most 107 bytes: under /tmp, whatever TMPDIR is.
+            folder = tempfile.mkdtemp(prefix="astra-cli-launcher-", dir="/tmp" if os.path.isdir("/tmp") else None)
             path = os.path.join(folder, "socket")
             ready = os.path.join(folder, "ready")
             server = subprocess.Popen([sys.executable, __file__, path, ready], stdin=subprocess.DEVNULL)
