@@ -21,7 +21,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from astra_memory.errors import ConfigurationError
-from astra_memory.redact import scrub
 
 # Calibrated on measured MiniLM scores: `astra-memory bench retrieval` (shipped cases, 34 scenarios in
 # 8 families) scores every symptom query against every stored record. Related pairs (same bug family,
@@ -206,6 +205,8 @@ def recorded_knobs(context: Context) -> dict[str, Any]:
     as ``?key=...``) is not recorded (checkpoints never hold secrets): such a session needs
     ``--base-url`` again on resume.
     """
+    from astra_memory.redact import scrub  # here: detect-secrets is not loaded by the CLI's start
+
     knobs = {name: getattr(context, name) for name, f in KNOBS.items() if f.metadata.get("recorded")}
     url = knobs.get("base_url")
     if url and (urlsplit(url).username or urlsplit(url).password or scrub(url) != url):

@@ -178,10 +178,11 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300):
-    import subprocess
+    """``python -m astra_memory ARGS`` in its own process, output captured; forked from a warm launcher
+    that has the CLI's third-party libraries imported (tests/cli_launcher.py)."""
+    from tests.cli_launcher import run
 
-    return subprocess.run([sys.executable, "-m", "astra_memory", *args], capture_output=True, text=True,
-                          env=env or cli_env(), timeout=timeout, cwd=ROOT)
+    return run(list(args), env=env or cli_env(), cwd=ROOT, timeout=timeout)
 
 
 LIVE_COST_VARS = ("ASTRA_APPROVE_LIVE_COST", "ASTRA_SESSION_BUDGET_USD", "ASTRA_TOTAL_BUDGET_USD",

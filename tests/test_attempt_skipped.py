@@ -10,7 +10,7 @@ from pathlib import Path
 from astra_memory.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
-from tests.helpers import ALPHA_DIAGNOSIS, FINISH, call
+from tests.helpers import ALPHA_DIAGNOSIS, FINISH, PROJECT_TESTS, call
 
 WRONG = call("apply_edit", path="app/settings.py", old_text="if origin]", new_text="if origin and origin]")
 QUIET = '''import pytest
@@ -31,7 +31,7 @@ def test_a_skipped_or_xfailed_test_is_not_newly_failing(agent, settings, tmp_pat
     project = tmp_path / "shop"
     load_scenario("alpha").copy_to(project)
     (project / "tests" / "test_quiet.py").write_text(QUIET, encoding="utf-8")
-    task = workspace_task(project, "python -m pytest -q", settings, "skipped-not-new")
+    task = workspace_task(project, PROJECT_TESTS, settings, "skipped-not-new")
     task["script"] = [ALPHA_DIAGNOSIS, WRONG, FINISH]
     final = start_session(agent, task, context=Context(approve_edits=False, max_attempts=1))
     assert final["status"] == "failed"

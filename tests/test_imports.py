@@ -45,3 +45,15 @@ def test_the_memory_commands_do_not_load_the_graph():
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_cli_starts_without_the_secret_scanner_or_the_store():
+    """Importing the CLI (all that `--help`, `prices` or a usage error need) loads neither detect-secrets
+    (with ``requests``: the modules that scrub load it, the session's before its header line) nor
+    LangGraph's store and langchain-core (``stores/__init__.py`` re-exports nothing): each start of the
+    command paid for both."""
+    probe = ("import sys, astra_memory.cli.app; print(sorted(m for m in ('detect_secrets', 'requests', "
+             "'langgraph.store.base', 'langchain_core', 'astra_memory.stores.memory') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -400,7 +400,7 @@ def test_subtests_count_as_pytest_counts_them_and_a_failed_one_fails_its_test(tm
         "            with self.subTest(n=n):\n                self.assertTrue(even(n))\n\n"
         "    def test_fine(self):\n        for n in range(3):\n            with self.subTest(n=n):\n"
         "                self.assertEqual(n, n)\n")
-    command = "python -m pytest -q -p no:cacheprovider tests"
+    command = PYTEST
     first = run_tests(root, command)
     even_id, fine_id = "tests/test_even.py::TestEven::test_even", "tests/test_even.py::TestEven::test_fine"
     assert first.tests == {even_id: "failed", fine_id: "passed"}, first.outcome

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import cli_env, run_cli
+from tests.helpers import PROJECT_TESTS
 from tests.openai_server import DEFAULT_KEY, OpenAIServer
 from tests.test_live_wire import ALPHA, MODEL
 
@@ -73,7 +74,7 @@ def test_a_finished_session_given_a_raised_limit_names_the_new_run_that_works(tm
     from astra_memory.scenarios import load_scenario
 
     workspace = load_scenario("alpha").copy_to(tmp_path / "shop")
-    first = run_cli("run", "--workspace", str(workspace), "--test-command", "python -m pytest -q -p no:cacheprovider",
+    first = run_cli("run", "--workspace", str(workspace), "--test-command", PROJECT_TESTS,
                     "--max-attempts", "2", "--thread-id", "limit-1")
     assert first.returncode == 2, first.stderr  # needs a model: the session ended
     again = run_cli("resume", "limit-1", "--max-attempts", "4", env=cli_env(COLUMNS="80"))

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
@@ -22,6 +20,7 @@ from astra_memory.db.postgres import redact_url
 from astra_memory.graph.studio import MEMORY_SETTING, SERVER_MEMORY, studio_graph
 from astra_memory.nodes.common import COST_LEDGER_KEY, MEMORY_STORE_KEY
 from astra_memory.scenarios import load_scenario
+from tests.conftest import run_cli
 from tests.openai_server import DEFAULT_KEY, OpenAIServer, script_from_solution
 from tests.test_studio import (  # noqa: F401  (the module's own server)
     GRAPH,
@@ -40,8 +39,7 @@ def _cli(started, *args: str) -> str:
     same database when the server's environment names one."""
     env = {k: v for k, v in os.environ.items() if k != "ASTRA_HOME"}
     env.update(XDG_DATA_HOME=str(started.data_home), ASTRA_EMBEDDINGS="minilm", **started.environ)
-    result = subprocess.run([sys.executable, "-m", "astra_memory", *args], env=env, capture_output=True, text=True,
-                            timeout=300)
+    result = run_cli(*args, env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return result.stdout
 

@@ -13,7 +13,7 @@ from astra_memory.context import Context
 from astra_memory.scenarios import load_scenario
 from astra_memory.session.run import start_session, workspace_task
 from tests.conftest import cli_env, run_cli
-from tests.helpers import ALPHA_DIAGNOSIS, FINISH, call
+from tests.helpers import ALPHA_DIAGNOSIS, FINISH, PROJECT_TESTS, call
 from tests.test_resume_hints import path_without_this_venv
 
 WRONG = call("apply_edit", path="app/settings.py", old_text="if origin]", new_text="if origin and origin]")
@@ -31,7 +31,7 @@ def _bytes(root: Path) -> dict[str, bytes]:
 
 
 def _failed_session(agent, settings, project: Path, thread_id: str) -> dict:
-    task = workspace_task(project, "python -m pytest -q", settings, thread_id)
+    task = workspace_task(project, PROJECT_TESTS, settings, thread_id)
     task["script"] = [ALPHA_DIAGNOSIS, WRONG, FINISH]
     final = start_session(agent, task, context=Context(approve_edits=False))
     assert final["status"] == "failed" and [e["path"] for e in final["edits"]] == ["app/settings.py"]
@@ -77,7 +77,7 @@ def test_a_failed_session_shows_what_it_leaves_as_one_change_not_each_try(agent,
     project = _own_project(tmp_path)
     again = call("apply_edit", path="app/settings.py", old_text="if origin and origin]",
                  new_text="if origin and origin.strip()]")
-    task = workspace_task(project, "python -m pytest -q", settings, "undo-net")
+    task = workspace_task(project, PROJECT_TESTS, settings, "undo-net")
     task["script"] = [ALPHA_DIAGNOSIS, WRONG, again, FINISH]
     final = start_session(agent, task, context=Context(approve_edits=False, max_attempts=1))
     assert final["status"] == "failed" and len(final["edits"]) == 2

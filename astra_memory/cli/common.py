@@ -14,7 +14,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from astra_memory.cli.terminal import SafeConsole, visible
-from astra_memory.redact import scrub
 from astra_memory.settings import Settings
 
 
@@ -92,6 +91,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="Print one JSO
 def fail(message: str, code: int = EXIT_USAGE) -> None:
     """End the command: ``error: <message>`` on stderr, then exit ``code`` (default 2, a usage error).
     Every command's error goes through here, the bench's (bench/cli.py) too."""
+    from astra_memory.redact import scrub  # here: detect-secrets is not loaded by the CLI's start
+
     err.print("[red]error:[/red] ", end="")
     err.print(scrub(message), markup=False, highlight=False)  # may hold [brackets]: not markup; a URL's key: scrubbed
     raise typer.Exit(code)

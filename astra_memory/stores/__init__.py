@@ -1,6 +1,5 @@
-"""Fix memory: validated records of confirmed fixes on LangGraph's BaseStore."""
+"""Fix memory: validated records of confirmed fixes on LangGraph's BaseStore (stores/memory.py ``FixMemory``).
 
-from astra_memory.stores.memory import FixMemory, MemoryHit
-from astra_memory.stores.record import FixRecord
-
-__all__ = ["FixMemory", "FixRecord", "MemoryHit"]
+The package imports nothing itself: a module that needs one rule (``stores.confidence``) does not load
+the store and LangGraph with it.
+"""
