@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from astra_memory.testrun.manifest import command_program
 from astra_memory.testrun.run import test_environment
 
 # `python -m pytest` without pytest: "/usr/bin/python3: No module named pytest" (exit code 1).
@@ -119,7 +120,7 @@ def cannot_run(run, workspace: str | Path, interpreter: str | None = None) -> Ca
                "is active), or install them into that interpreter.")
     if run.passed or run.timed_out or _ran_tests(run.counts):
         return None
-    program = (shlex.split(run.command) or [""])[0]
+    program = command_program(run.command)
     if run.exit_code == NOT_FOUND:
         return CannotRun("command_not_found", f"{run.output.strip()}. {_not_found_advice(program, run.output)}")
     if run.exit_code == NOT_EXECUTABLE:
