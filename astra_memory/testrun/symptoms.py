@@ -15,6 +15,8 @@ their parameters; each failing test is parsed on its own (pytest sections, unitt
 a chained exception keeps its earlier exceptions as ``caused by``; a project's own exception is
 known by its qualified name whatever its suffix; subtests (pytest's ``SUBFAILED``, unittest's
 ``subTest``) are items of their own. Tested on real pytest output: tests/test_symptoms_real_output.py.
+The query's last line names the failing tests' ids (``failing test ids:``), never embedded: what tells
+two tests of one name in two modules apart (testrun/same_test.py).
 """
 
 from __future__ import annotations
