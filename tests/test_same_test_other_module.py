@@ -12,7 +12,7 @@ from pathlib import Path
 
 from astra_memory.learn.session import new_job, open_learner, start_learn, summary
 from astra_memory.stores.confidence import SAME_TEST, project_tie, strength
-from astra_memory.stores.why import names_shared
+from astra_memory.stores.why import names_shared, shared
 from astra_memory.testrun.same_test import parse_test_id, same_tests, searched_text
 from astra_memory.testrun.symptoms import failing_tests, parse_failure, symptom_query
 from astra_memory.workspace.identity import project_identity
@@ -71,6 +71,7 @@ def test_a_learned_fix_for_a_test_of_the_same_name_in_another_module_is_not_the_
     assert project_tie(value, failing, frozenset()) != SAME_TEST
     assert strength(value, identity, failing, frozenset()) == 1  # this project's fix, not tied to this failure
     assert names_shared(other, record)[0] == []  # the why: line names no same failing test
+    assert not {"ids", "test_empty"} & set(shared(other, record)[1])  # nor the ids line's words
     hits = agent.memory.search_codebase_memory(other, project_id=identity, min_score=-1.0)
     assert [hit.evidence for hit in hits if hit.record.memory_id == record.memory_id] != [SAME_TEST]
 

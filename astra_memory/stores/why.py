@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
 from astra_memory.stores.confidence import changed_functions, function_frames, stored_failing_tests
-from astra_memory.testrun.same_test import same_tests, without_parameters
+from astra_memory.testrun.same_test import same_tests, searched_text, without_parameters
 from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -52,7 +52,9 @@ def words(text: str) -> dict[str, str]:
 def _record_text(record) -> str:
     cause = record.diagnosis.cause if getattr(record, "diagnosis", None) else ""
     functions = " ".join(HUNK_FUNCTION.findall(record.diff or ""))
-    return " ".join([record.symptom, record.fix_description, cause or "", " ".join(record.file_paths), functions])
+    # the symptom as searched (its failing test ids are compared by names_shared, not as words)
+    return " ".join([searched_text(record.symptom), record.fix_description, cause or "", " ".join(record.file_paths),
+                     functions])
 
 
 def shared(query: str, record) -> tuple[list[str], list[str]]:
@@ -62,7 +64,7 @@ def shared(query: str, record) -> tuple[list[str], list[str]]:
     ids = {without_parameters(t) for t in TEST_ID.findall(text)}
     tests = [t for t in dict.fromkeys(TEST_ID.findall(query or "")) if without_parameters(t) in ids]
     held = words(text)
-    return tests, [word for low, word in words(query).items() if low in held][:MAX_WORDS]
+    return tests, [word for low, word in words(searched_text(query)).items() if low in held][:MAX_WORDS]
 
 
 def names_file(output: str, path: str) -> bool:
