@@ -56,7 +56,10 @@ def test_parametrized_ids_are_stored_and_shown_whole(agent, settings, tmp_path):
     record = agent.memory.get(final["stored_memory_id"])
     for text in SHOWN:
         assert text in record.symptom and text in final["memory"]["query"]
-    assert "clamp ;" not in record.symptom and not record.symptom.rstrip().endswith("clamp")
+    names = next(line for line in record.symptom.splitlines() if line.startswith("failing tests: "))
+    assert "clamp ;" not in names and not names.rstrip().endswith("clamp")  # no id cut before its parameters
+    # the ids line names the test once, without its parameters (a parametrized test's cases are one test)
+    assert "failing test ids: tests/test_clamp.py::test_clamp" in record.symptom.splitlines()
 
     env = cli_env(COLUMNS="200")
     shown = run_cli("memory", "show", record.memory_id, env=env)

@@ -54,6 +54,7 @@ from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.why import names_file
 from astra_memory.testrun.run import project_environment
+from astra_memory.testrun.same_test import searched_text
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 from astra_memory.workspace.identity import HARDENED, hardened_git_env
 
@@ -265,7 +266,7 @@ def search_project(name: str, items: list[Learned], others: list[Learned], workd
             records = list(memory.iter_records())
             texts = {r.session_id: r.embed_text for r in records}
             bm25 = (_bm25(SimpleNamespace(records=[SimpleNamespace(id=i) for i in texts],
-                                          queries=[SimpleNamespace(id="q", exclude=[])]), texts, {"q": query})["q"]
+                                          queries=[SimpleNamespace(id="q", exclude=[])]), texts, {"q": searched_text(query)})["q"]
                     if texts else Ranked([], []))
             latest = _named_files(item.verdict.failing_output, earlier)
             mine = set(item.functions)

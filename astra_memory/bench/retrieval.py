@@ -70,6 +70,7 @@ from astra_memory.stores.hybrid import (
 )
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
+from astra_memory.testrun.same_test import searched_text
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 from astra_memory.workspace.diffs import diff_problem, repaired_diff
 
@@ -434,7 +435,7 @@ def _bm25(cases: CaseSet, texts: dict[str, str], symptom_queries: dict[str, str]
                                          preprocess_func=tokenize, k=len(ids))
     rankings = {}
     for q in cases.queries:
-        docs = retriever.invoke(symptom_queries[q.id])
+        docs = retriever.invoke(searched_text(symptom_queries[q.id]))  # the words the product's BM25 sees
         kept = [d.metadata["id"] for d in docs if d.metadata["id"] not in q.exclude][:SEARCH_TOP_K]
         rankings[q.id] = Ranked(kept, [None] * len(kept))
     return rankings
@@ -451,7 +452,7 @@ def _pair_scores(cases: CaseSet, embeddings, texts: dict[str, str], symptom_quer
     ids = [rec.id for rec in cases.records]
     family = {rec.id: rec.family for rec in cases.records}
     docs = np.asarray(embeddings.embed_documents([texts[i] for i in ids]), dtype=np.float32)
-    queries = np.asarray(embeddings.embed_documents([symptom_queries[q.id] for q in cases.queries]),
+    queries = np.asarray(embeddings.embed_documents([searched_text(symptom_queries[q.id]) for q in cases.queries]),
                          dtype=np.float32)
     scores = queries @ docs.T
     related, unrelated, same_family_not_relevant = [], [], []

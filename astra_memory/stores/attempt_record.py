@@ -34,6 +34,7 @@ from pydantic import (
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
 from astra_memory.stores.record import StoredRecord, canonical_uuid, validated
+from astra_memory.testrun.same_test import searched_text
 
 KIND = "attempt"  # the label every rendering carries (CLI, JSON, the model's brief, Studio updates)
 ATTEMPT_ID_NAMESPACE = uuid.UUID("a77e3b70-9c1d-5e2f-8b4a-0d1dfa11ed00")
@@ -143,7 +144,7 @@ class AttemptRecord(StoredRecord):
     @property
     def embed_text(self) -> str:
         """What gets embedded: the symptom (what a later search is made of) and where it was tried."""
-        return f"{self.symptom}\nTried on: {' '.join(self.failing_tests[:10])}"
+        return f"{searched_text(self.symptom)}\nTried on: {' '.join(self.failing_tests[:10])}"
 
 
 def checked_attempt_id(record: AttemptRecord) -> AttemptRecord:

@@ -46,6 +46,7 @@ from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import read_stored, utc_now
 from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item
+from astra_memory.testrun.same_test import searched_text
 
 MAX_DELIVERED = 3
 # An attempt from another failure is shown only when its symptom is this close (MiniLM cosine; the
@@ -172,7 +173,7 @@ class AttemptMemory:
                       key=lambda r: (not r.imported, r.last_tried), reverse=True)  # this installation's first
         hits = [AttemptHit(r, None, True) for r in same[:limit]]
         if len(hits) < limit and query.strip():
-            for item in self.store.search(self.namespace, query=query, limit=limit + len(same)):
+            for item in self.store.search(self.namespace, query=searched_text(query), limit=limit + len(same)):
                 if len(hits) >= limit:
                     break
                 record = self._read(item.key, item.value)

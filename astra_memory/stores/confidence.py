@@ -38,7 +38,8 @@ from typing import Any
 
 from astra_memory.context import DEFAULT_MIN_FUSED_SCORE
 from astra_memory.stores.evidence import counted
-from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
+from astra_memory.testrun.same_test import same_tests
+from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
 # The cosine a hit without evidence needs to be shown: this far above the fused floor (stores/hybrid.py,
 # the user's ASTRA_MIN_FUSED_SCORE; a floor of 0 or below shows every rank, and then no hit is held back
@@ -134,14 +135,22 @@ def confirmed_in(value: dict[str, Any], project_id: str | None) -> bool:
 
 def project_tie(value: dict[str, Any], failing: frozenset[str], functions: frozenset[str]) -> str:
     """What ties the stored fix ``value`` of this project to a failure naming the ``failing`` tests and the
-    traceback ``functions``: the same test, the same function, a function its diff changed; or "". The
+    traceback ``functions``: the same test (the same id up to its parameters where both know it: testrun/same_test.py),
+    the same function, a function its diff changed; or "". The
     recurrence rule (stores/recurrence.py) keeps a project's fix on the same ties."""
     symptom = str(value.get("symptom") or "")
     functions = function_frames(functions)
-    if failing and failing_test_names(symptom) & failing:
+    if failing and same_tests(failing, stored_failing_tests(value)):  # the same test id, not only its name
         return SAME_TEST
     if functions and traceback_functions(symptom) & functions:
         return SAME_FUNCTION
     if functions and changed_functions(str(value.get("diff") or "")) & frame_names(functions):
         return CHANGED_FUNCTION
     return ""
+
+
+def stored_failing_tests(value: dict[str, Any]) -> frozenset[str]:
+    """The failing tests the stored fix ``value``'s symptom names, with their ids (testrun/same_test.py): its
+    ``failing test ids:`` line, else, for a learned fix stored before that line, its commit's tests."""
+    learned = (value.get("learned_from") or {}).get("tests") or []
+    return failing_tests(str(value.get("symptom") or ""), learned)

@@ -50,7 +50,8 @@ from astra_memory.stores.record import (
 )
 from astra_memory.stores.recurrence import another_bug_of_the_project
 from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item, needs_of
-from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
+from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # replaced by the content id once validated
@@ -163,8 +164,10 @@ class FixMemory:
         filter_ = {"error_type": error_type.strip()} if error_type and error_type.strip() else None
         query = query.strip()
         limit = max(top_k, CANDIDATE_POOL) if self.hybrid else top_k
-        # A diagnosis is embedded without the project's names, as the records' causes are.
-        searched = mechanism_text(query) if against == "cause" else query
+        # A diagnosis is embedded without the project's names, as the records' causes are; a symptom without
+        # its failing test ids, as the records' symptoms are (testrun/same_test.py: read by the rules only).
+        words = searched_text(query)
+        searched = mechanism_text(words) if against == "cause" else words
         items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
         self._note_skipped_vectors()
         # A damaged row is skipped (named in `damaged`), never an error, and weighs on nothing: each
@@ -172,7 +175,7 @@ class FixMemory:
         # invalidated fix is never returned, nor weighs on the others' lexical scores.
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
-        failing, functions = failing_test_names(query), traceback_functions(query)
+        failing, functions = failing_tests(query), traceback_functions(query)  # with their ids (same_test.py)
         # This project's own fixes among the candidates, those of other bugs included (stores/confidence.py).
         has_own = own_history((item.value for item in items), project_id)
         if against == "symptom" and project_id:  # the project's fixes of other tests: another bug (stores/recurrence.py)
@@ -181,7 +184,7 @@ class FixMemory:
         cosines = [float(item.score) if item.score is not None else 0.0 for item in items]
         fused: list[float | None] = [None] * len(items)
         if self.hybrid:  # vector scores fused with BM25 over the same candidates (stores/hybrid.py)
-            order, scores = hybrid_ranking(query, [lexical_text(item.value, against) for item in items], cosines)
+            order, scores = hybrid_ranking(words, [lexical_text(item.value, against) for item in items], cosines)
             items, cosines, fused = [items[i] for i in order], [cosines[i] for i in order], [scores[i] for i in order]
         ranked = list(zip(items, cosines, fused, strict=True))
         if self.evidence != "off" and (project_id or self.evidence == "all"):

@@ -18,7 +18,8 @@ query names no tests (the model's own search) or whose record names none (stored
 failure whose traceback went through none of the project's functions (no ``in:`` line: the assertion
 failed in the test itself, as most of a real history's do): there the rule cannot tell, and keeps the
 fix, which then needs evidence or a strong match by meaning to be shown (stores/confidence.py). A
-parametrized test's cases are one test (``testrun.symptoms.failing_test_names``). The diagnosis search is untouched: it matches causes without
+parametrized test's cases are one test, and two tests of one name in two modules are two (the same test
+id up to its parameters, where both symptoms know it: testrun/same_test.py). The diagnosis search is untouched: it matches causes without
 the project's names (stores/mechanism.py).
 """
 

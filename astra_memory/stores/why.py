@@ -17,8 +17,9 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
-from astra_memory.stores.confidence import changed_functions, function_frames
-from astra_memory.testrun.symptoms import failing_test_names, traceback_functions
+from astra_memory.stores.confidence import changed_functions, function_frames, stored_failing_tests
+from astra_memory.testrun.same_test import same_tests, searched_text, without_parameters
+from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 TEST_ID = re.compile(r"[\w./-]+\.py::[\w\[\]./:-]+")
@@ -51,15 +52,19 @@ def words(text: str) -> dict[str, str]:
 def _record_text(record) -> str:
     cause = record.diagnosis.cause if getattr(record, "diagnosis", None) else ""
     functions = " ".join(HUNK_FUNCTION.findall(record.diff or ""))
-    return " ".join([record.symptom, record.fix_description, cause or "", " ".join(record.file_paths), functions])
+    # the symptom as searched (its failing test ids are compared by names_shared, not as words)
+    return " ".join([searched_text(record.symptom), record.fix_description, cause or "", " ".join(record.file_paths),
+                     functions])
 
 
 def shared(query: str, record) -> tuple[list[str], list[str]]:
     """(the failing test ids both name, the query's words the record also holds), in the query's order."""
     text = _record_text(record)
-    tests = [t for t in dict.fromkeys(TEST_ID.findall(query or "")) if t in text]
+    # whole ids up to their parameters: tests/t.py::test_a is not tests/t.py::test_ab
+    ids = {without_parameters(t) for t in TEST_ID.findall(text)}
+    tests = [t for t in dict.fromkeys(TEST_ID.findall(query or "")) if without_parameters(t) in ids]
     held = words(text)
-    return tests, [word for low, word in words(query).items() if low in held][:MAX_WORDS]
+    return tests, [word for low, word in words(searched_text(query)).items() if low in held][:MAX_WORDS]
 
 
 def names_file(output: str, path: str) -> bool:
@@ -69,9 +74,12 @@ def names_file(output: str, path: str) -> bool:
 
 
 def names_shared(query: str, record) -> tuple[list[str], list[str], list[str]]:
-    """(the failing tests both symptoms name in words, the functions of this failure the record's failure
-    went through or its diff changed, the record's files the query names), each sorted."""
-    tests = sorted(failing_test_names(query) & failing_test_names(record.symptom))
+    """(the failing tests both symptoms name in words, the same test ids where both know them, the functions
+    of this failure the record's failure went through or its diff changed, the record's files the query
+    names), each sorted."""
+    stored = stored_failing_tests({"symptom": record.symptom, "learned_from": record.learned_from and
+                                   record.learned_from.model_dump()})
+    tests = sorted(same_tests(failing_tests(query), stored))  # the same test ids (testrun/same_test.py)
     frames = function_frames(traceback_functions(query))  # a bare module name is no function (stores/confidence.py)
     through = {f for f in frames if f in traceback_functions(record.symptom)}
     changed = changed_functions(record.diff or "")

@@ -15,14 +15,18 @@ their parameters; each failing test is parsed on its own (pytest sections, unitt
 a chained exception keeps its earlier exceptions as ``caused by``; a project's own exception is
 known by its qualified name whatever its suffix; subtests (pytest's ``SUBFAILED``, unittest's
 ``subTest``) are items of their own. Tested on real pytest output: tests/test_symptoms_real_output.py.
+The query's last line names the failing tests' ids (``failing test ids:``), never embedded: what tells
+two tests of one name in two modules apart (testrun/same_test.py).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 from astra_memory.testrun.mismatch import describe_line, describe_literals
+from astra_memory.testrun.same_test import FailingTests, listed_ids, test_ids_line
 
 # ECMA-48 CSI sequences (colours, cursor moves) and the two-byte escapes; what --color=yes adds.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -65,6 +69,7 @@ MAX_CODE_CHARS = 200
 MAX_VALUES = 4
 MAX_FAILURES = 6
 MAX_CAUSES = 2
+MAX_SYMPTOM_CHARS = 4_000  # what a record's symptom holds (stores/record.py)
 
 
 def strip_ansi(text: str) -> str:
@@ -92,6 +97,7 @@ class FailureItem:
     frames: list[str] = field(default_factory=list)  # non-test, non-library "module.function"
     truncated: bool = False  # only known from a summary line that was cut
     causes: list[str] = field(default_factory=list)  # a chained exception's earlier ones ("KeyError: 'port'")
+    module: str = ""  # a unittest test's module ("pkg.tests"), as its FAIL: line names it
 
 
 @dataclass
@@ -272,13 +278,16 @@ def parse_failure(output: str) -> Failure:
         if section or unit:
             if section:
                 name = re.sub(r"^(ERROR|FAILED|FAIL) (at (setup|teardown|call) of|collecting) ", "", section.group(1))
+                module = ""
             else:
                 name, where = unit.group(2), (unit.group(3) or "")
                 klass = where.removesuffix("." + name).rsplit(".", 1)[-1] if where else ""
+                module = where.removesuffix("." + name).rpartition(".")[0] if klass and klass != name else ""
                 name = f"{klass}.{name}" if klass and klass != name else name
                 if unit.group(4):  # a subTest's parameters: "[case=3]" or "(rate=0.5)"
                     name += "[" + unit.group(4)[1:-1] + "]"
             block = _Block(name)
+            block.item.module = module
             blocks.append(block)
             in_python_tb = False
             continue
@@ -483,6 +492,28 @@ def failing_test_names(symptom: str) -> frozenset[str]:
                      if name)
 
 
+def test_name(test_id: str) -> str:
+    """A failing test's name in words without its parameters, as ``failing_test_names`` reads it."""
+    return PARAMETERS.sub("", _humanise(test_id)).strip()
+
+
+def failing_tests(symptom: str, learned: Iterable[str] = ()) -> FailingTests:
+    """The failing tests a symptom names (``failing_test_names``) with the ids it knows them by: its
+    ``failing test ids:`` line, else ``learned`` (a learned fix's ``learned_from.tests``, for a record
+    stored before the line existed). Two are the same test by ``same_test.same_tests``."""
+    return FailingTests(failing_test_names(symptom), listed_ids(symptom) or list(learned), humanise=test_name)
+
+
+def _test_ids(failure: Failure, named: set[str], room: int) -> str:
+    """The ``failing test ids:`` line (testrun/same_test.py): pytest's own ids where observe read them,
+    the output's ids, and a unittest test's module (``pkg.tests::TestA::test_x``); "" for none or
+    where it would make the symptom longer than a record holds (``room`` characters left)."""
+    unittest = [f"{i['module']}::{PARAMETERS.sub('', i['test']).replace('.', '::')}"
+                for i in failure.failures if i.get("module") and i.get("test")]
+    line = test_ids_line([*failure.failing_ids, *failure.failing_tests, *unittest], named, test_name)
+    return line if len(line) < room else ""
+
+
 def traceback_functions(symptom: str) -> frozenset[str]:
     """The project's functions a symptom written by ``symptom_query`` says the tracebacks went through
     (its ``in:`` line); empty without one."""
@@ -531,4 +562,9 @@ def symptom_query(failure: Failure) -> str:
         parts.append("values " + "; ".join(differences[:MAX_VALUES]))
     if failure.frames:
         parts.append(FRAMES_LABEL + ", ".join(failure.frames[:MAX_CODE_LINES]))
-    return "\n".join(p for p in parts if p)
+    text = "\n".join(p for p in parts if p)
+    if failure.failing_tests:  # the ids the names came from, on a line never embedded (testrun/same_test.py)
+        named = {test_name(t) for t in failure.failing_tests[:MAX_FAILURES]}
+        ids = _test_ids(failure, named, MAX_SYMPTOM_CHARS - len(text))
+        text += f"\n{ids}" if ids else ""
+    return text
