@@ -16,12 +16,13 @@ PIP=("$VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
 # pip byte-compiles what it installs on one core (about two thirds of its CPU time here); --no-compile, then one
 # compileall across the cores below.
 PIP+=(--no-compile)
-"${PIP[@]}" -r requirements.txt
+WANT=(-r requirements.txt)
 if [ "${1:-}" = "--torch" ]; then
-  # torch first, pinned: this is the local CPU build; an unpinned torch would pull a CUDA build of several GB.
-  "${PIP[@]}" torch==2.13.0
-  "${PIP[@]}" -r requirements-torch.txt
+  # torch pinned (requirements-torch.txt pins it too): this is the local CPU build (2.13.0+cpu, which pip prefers
+  # to the index's 2.13.0); an unpinned torch would pull a CUDA build of several GB. One pip run resolves all.
+  WANT+=(torch==2.13.0 -r requirements-torch.txt)
 fi
+"${PIP[@]}" "${WANT[@]}"
 "${PIP[@]}" --no-deps -e .
 # Byte-compile the dependencies and the package (an editable install is never compiled by pip): where
 # PYTHONDONTWRITEBYTECODE is set, every process would compile each module it imports again (about 0.14 s of
