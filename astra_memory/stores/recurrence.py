@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from astra_memory.stores.confidence import project_tie
+from astra_memory.stores.confidence import function_frames, project_tie
 from astra_memory.testrun.symptoms import failing_test_names
 
 
@@ -39,6 +39,8 @@ def another_bug_of_the_project(value: dict[str, Any], project_id: str | None, fa
     history, docs/results.md)."""
     if not project_id or not failing or value.get("project_id") != project_id:
         return False
-    if not functions or not failing_test_names(str(value.get("symptom") or "")):
-        return False  # the rule cannot tell: its record names no test, or this failure no function of the project
+    if not function_frames(functions) or not failing_test_names(str(value.get("symptom") or "")):
+        # the rule cannot tell: its record names no test, or this failure no function of the project (a bare
+        # module frame, pytest's location line without a function, names none: stores/confidence.py)
+        return False
     return not project_tie(value, failing, functions)  # not the same test, function, or a function its fix changed
