@@ -19,7 +19,12 @@ is in memory has its relevant fixes there (on bench history's development projec
 the one-bar rule showed, 12 were other projects' fixes, none right, 9 of them shown to a project with
 history of its own, at cosines 0.51-0.64), while a project with no history of its own in memory (a
 new user; bench retrieval's dev and dev-extra sets, where a relevant fix is always another project's)
-is judged as before. The same reading orders the hits (``strength``): where the project has fixes of
+is judged as before. Round 3 (all nine histories of bench history, scripts/own_history_choice.py): where
+the project has fixes of its own among the candidates, another project's fix is not shown at all (none of
+those shown there was right on any of the nine), and this project's own fix with no tie needs a cosine of
+``OWN_WITHOUT_TIE_OFFSET`` above the bar, or the bar where its fix changed a module this failure went through
+(``same_module``): a project's fixes look alike to its failures (tabulate's ``assert expected == result``).
+The same reading orders the hits (``strength``): where the project has fixes of
 its own among the candidates, its fixes tied to this failure rank first, then its other fixes, then
 other projects' (each in the fused order): on the development histories it brought a relevant fix
 into the top 3 of 1 and 2 more queries (recall@3 0.93 -> 0.97 and 0.89 -> 0.96, two judgings of the
@@ -39,7 +44,7 @@ from typing import Any
 from astra_memory.context import DEFAULT_MIN_FUSED_SCORE
 from astra_memory.stores.evidence import counted
 from astra_memory.testrun.same_test import same_tests
-from astra_memory.testrun.symptoms import failing_tests, traceback_functions
+from astra_memory.testrun.symptoms import failing_tests, module_of, traceback_functions
 
 # The cosine a hit without evidence needs to be shown: this far above the fused floor (stores/hybrid.py,
 # the user's ASTRA_MIN_FUSED_SCORE; a floor of 0 or below shows every rank, and then no hit is held back
@@ -51,9 +56,15 @@ from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 WITHOUT_EVIDENCE_OFFSET = 0.15
 MIN_COSINE_WITHOUT_EVIDENCE = DEFAULT_MIN_FUSED_SCORE + WITHOUT_EVIDENCE_OFFSET  # 0.50 at the default floor
 # What another project's fix needs on top of that when this project has fixes of its own among the candidates
-# (``own_history``): 0.65 at the default floor. Chosen the same way, on the same development data
-# (scripts/confidence_choice.py; docs/results.md "Another project's fix, where this project has its own").
-OTHER_PROJECT_OFFSET = 0.15
+# (``own_history``): never shown there. It was 0.15 (0.65 at the default floor), chosen on the five development
+# projects (scripts/confidence_choice.py); infinite since round 3, chosen on all nine histories
+# (scripts/own_history_choice.py; docs/results.md "Own history, round 3").
+OTHER_PROJECT_OFFSET = float("inf")
+# What this project's own fix with no tie to the failure (no same test or function, above) needs on top of
+# ``MIN_COSINE_WITHOUT_EVIDENCE``: 0.70 at the default floor; at 0.50 when its fix changed a module this
+# failure's traceback went through (``same_module``). Chosen on all nine histories of bench history
+# (scripts/own_history_choice.py; docs/results.md "Own history, round 3").
+OWN_WITHOUT_TIE_OFFSET = 0.20
 
 # What the model and a person read where nothing has the evidence (stores/format.py, the progress line).
 NO_CONFIDENT_MATCH = "no confident match: no fix shown"
@@ -61,6 +72,7 @@ SAME_TEST = "this project's fix for the same failing test"
 SAME_FUNCTION = "this project's fix whose failure went through the same function"
 CHANGED_FUNCTION = "this project's fix of a function this failure went through"
 STRONG_MEANING = "a strong match by meaning"
+SAME_MODULE = "this project's fix of a module this failure went through, and a match by meaning"
 # The functions a diff changes, as far as the diff alone says: the ``def`` named in a hunk's header (git's
 # enclosing-function line) and every ``def`` line in a hunk. Dunder names (``__init__``) are every class's.
 HUNK_DEF = re.compile(r"^@@[^@]*@@\s*(?:async\s+)?def\s+([A-Za-z_]\w*)", re.M)
@@ -108,8 +120,25 @@ def evidence(value: dict[str, Any], cosine: float, project_id: str | None, faili
         return tie
     if min_cosine == float("-inf"):
         return ""
-    needed = min_cosine + (OTHER_PROJECT_OFFSET if project_id and has_own and not mine else 0.0)
+    if mine:  # this project's fix with no tie: most of a project's fixes look alike to its failures
+        if cosine >= min_cosine and same_module(value, functions):
+            return SAME_MODULE
+        return STRONG_MEANING if cosine >= min_cosine + OWN_WITHOUT_TIE_OFFSET else ""
+    needed = min_cosine + (OTHER_PROJECT_OFFSET if project_id and has_own else 0.0)
     return STRONG_MEANING if cosine >= needed else ""
+
+
+def frame_modules(frames: frozenset[str]) -> frozenset[str]:
+    """The modules the traceback frames (testrun/symptoms.py ``in:``) went through: a bare module frame itself,
+    and the module of a ``module.function`` one."""
+    return frozenset(frames) | frozenset(f.rsplit(".", 1)[0] for f in frames if "." in f)
+
+
+def same_module(value: dict[str, Any], functions: frozenset[str]) -> bool:
+    """Whether the stored fix ``value`` changed a file whose module this failure's traceback went through
+    (named as testrun/symptoms.py names a frame's module)."""
+    modules = {module_of(str(path)) for path in value.get("file_paths") or [] if path}
+    return bool(modules & frame_modules(functions))
 
 
 def strength(value: dict[str, Any], project_id: str | None, failing: frozenset[str], functions: frozenset[str]) -> int:

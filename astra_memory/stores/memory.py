@@ -169,6 +169,8 @@ class FixMemory:
         words = searched_text(query)
         searched = mechanism_text(words) if against == "cause" else words
         items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
+        if self.hybrid and against == "symptom" and project_id:
+            items = self._with_own_pool(items, searched, filter_, limit, project_id)
         self._note_skipped_vectors()
         # A damaged row is skipped (named in `damaged`), never an error, and weighs on nothing: each
         # candidate's shape is checked (cheap); only the delivered few are read in full (scrubbed). An
@@ -209,6 +211,18 @@ class FixMemory:
                            allowed=[e is None or bool(e) for e in shown_on] if cut and needed > float("-inf") else None)
         hits = [(self.record_of(ranked[i][0]), ranked[i][1], ranked[i][2], shown_on[i]) for i in keep]
         return [MemoryHit(*hit) for hit in hits if hit[0] is not None]  # None: valid only unscrubbed (a hand edit)
+
+    # -- own pool -------------------------------------------------------------------------
+    def _with_own_pool(self, items: list, query: str, filter_: dict | None, limit: int, project_id: str) -> list:
+        """``items`` (the vector search's candidates) and the project's own best ``limit`` by the vector, in
+        vector order: a project's own fixes are ranked and judged on their own evidence (stores/confidence.py),
+        so another project's fixes must not crowd them out of the pool (on bench history a project's relevant
+        fix at vector rank 41 of a memory of 103 fixes was never ranked; docs/results.md)."""
+        own = self.store.search(self.namespace, query=query, filter={**(filter_ or {}), "project_id": project_id},
+                                limit=limit)
+        seen = {item.key for item in items}
+        merged = items + [item for item in own if item.key not in seen]
+        return sorted(merged, key=lambda item: -(item.score if item.score is not None else 0.0))
 
     # -- store ----------------------------------------------------------------------------
     def store_fix_memory(self, fix_description: str, error_type: str, file_paths: list[str], outcome: str,

@@ -129,6 +129,11 @@ def _module_function(path: str, function: str | None) -> str:
     return f"{module}.{function}" if function and function != "<module>" else module
 
 
+def module_of(path: str) -> str:
+    """The module of the file ``path`` as a frame of the ``in:`` line names it (``_module_function``)."""
+    return _module_function(path, None)
+
+
 class _Block:
     """Accumulates one failing test's lines."""
 
