@@ -119,15 +119,16 @@ def test_the_progress_line_says_no_confident_match_or_what_the_best_hit_was_show
     assert node_detail("diagnosis_search", {"diagnosis": {"hits": []}}) == f"{NO_CONFIDENT_MATCH} for the diagnosis"
 
 
-def test_another_projects_fix_is_not_shown_where_this_project_has_fixes_of_its_own():
+def test_another_projects_fix_needs_a_stronger_match_where_this_project_has_fixes_of_its_own():
     query = "AssertionError\nfailing tests: compare major"
     args = ("test:semver", failing_test_names(query), traceback_functions(query))
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: thread last"}
     mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor",
             "confirmations": confirmed_here("test:semver")}
-    assert OTHER_PROJECT_OFFSET == float("inf")
     assert evidence(other, MIN_COSINE_WITHOUT_EVIDENCE, *args) == STRONG_MEANING  # no fix of its own: as before
-    assert evidence(other, 0.99, *args, has_own=True) == ""
+    bar = MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET  # where it has: a stronger match by meaning
+    assert evidence(other, bar - 0.01, *args, has_own=True) == ""
+    assert evidence(other, bar, *args, has_own=True) == STRONG_MEANING  # another project's bug of the same kind
     assert evidence(other, MIN_COSINE_WITHOUT_EVIDENCE, None, *args[1:], has_own=True) == STRONG_MEANING  # no project
     assert own_history([other, mine], "test:semver") and not own_history([other], "test:semver")
     assert not own_history([other, mine], None)
@@ -168,10 +169,10 @@ def test_a_project_with_its_own_history_is_not_shown_another_projects_middling_m
         assert hits == [] and format_hits(hits) == NO_RESULTS  # its own history has nothing tied, toolz not enough
         assert [h.record.session_id for h in memory.search_codebase_memory(middling, project_id="test:attrs")] == [
             "toolz-fix"]  # a project with no history of its own: as before
-        # even a strong match of another project's: this project's own history is where its fixes are
-        assert memory.search_codebase_memory(close, project_id="test:semver") == []
-        strong = memory.search_codebase_memory(close, project_id="test:attrs")
+        # a strong match of another project's is shown all the same: another project's bug of the same kind
+        strong = memory.search_codebase_memory(close, project_id="test:semver")
         assert [h.record.session_id for h in strong] == ["toolz-fix"] and strong[0].evidence == STRONG_MEANING
+        assert strong[0].score >= MIN_COSINE_WITHOUT_EVIDENCE + OTHER_PROJECT_OFFSET
 
 
 def test_where_the_project_has_fixes_of_its_own_they_rank_before_other_projects_by_strength(tmp_path):

@@ -20,8 +20,7 @@ the one-bar rule showed, 12 were other projects' fixes, none right, 9 of them sh
 history of its own, at cosines 0.51-0.64), while a project with no history of its own in memory (a
 new user; bench retrieval's dev and dev-extra sets, where a relevant fix is always another project's)
 is judged as before. Round 3 (all nine histories of bench history, scripts/own_history_choice.py): where
-the project has fixes of its own among the candidates, another project's fix is not shown at all (none of
-those shown there was right on any of the nine), and this project's own fix with no tie needs a cosine of
+the project has fixes of its own among the candidates, this project's own fix with no tie needs a cosine of
 ``OWN_WITHOUT_TIE_OFFSET`` above the bar, or the bar where its fix changed a module this failure went through
 (``same_module``): a project's fixes look alike to its failures (tabulate's ``assert expected == result``).
 The same reading orders the hits (``strength``): where the project has fixes of
@@ -56,10 +55,12 @@ from astra_memory.testrun.symptoms import failing_tests, module_of, traceback_fu
 WITHOUT_EVIDENCE_OFFSET = 0.15
 MIN_COSINE_WITHOUT_EVIDENCE = DEFAULT_MIN_FUSED_SCORE + WITHOUT_EVIDENCE_OFFSET  # 0.50 at the default floor
 # What another project's fix needs on top of that when this project has fixes of its own among the candidates
-# (``own_history``): never shown there. It was 0.15 (0.65 at the default floor), chosen on the five development
-# projects (scripts/confidence_choice.py); infinite since round 3, chosen on all nine histories
-# (scripts/own_history_choice.py; docs/results.md "Own history, round 3").
-OTHER_PROJECT_OFFSET = float("inf")
+# (``own_history``): 0.65 at the default floor, chosen on the five development projects (scripts/confidence_choice.py;
+# docs/results.md). Round 3's choice on the nine histories (scripts/own_history_choice.py) had "never" here, one
+# query more answered right: kept at 0.15, since bench history cannot count another project's fix as relevant
+# (relevant there is an earlier fix of the same project), so it cannot weigh what "never" costs: a project with
+# one fix of its own would never again be shown another project's fix of the same kind (the origin story).
+OTHER_PROJECT_OFFSET = 0.15
 # What this project's own fix with no tie to the failure (no same test or function, above) needs on top of
 # ``MIN_COSINE_WITHOUT_EVIDENCE``: 0.70 at the default floor; at 0.50 when its fix changed a module this
 # failure's traceback went through (``same_module``). Chosen on all nine histories of bench history
