@@ -120,6 +120,10 @@ def test_a_value_cut_off_mid_json_is_skipped_said_and_deleted(agent, settings):
         assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
         assert "not valid JSON" in done.stderr and fix_id in done.stderr
 
+    # A filter reads the value's fields in SQL (json_extract): the cut-off row matches none, never stops the
+    # search ("malformed JSON"): the error type a person gives, and a session's search for its project's fixes.
+    filtered = run_cli("memory", "search", "allowed origins whitespace", "--error-type", "AssertionError", env=env)
+    assert filtered.returncode == 0 and "Traceback" not in filtered.stderr, filtered.stderr
     final = _fixed(agent, settings, "t-after")  # was: status error in memory_search
     assert final["memory"]["damaged_skipped"] == 1
     assert agent.memory.get(fix_id) is not None  # the same fix confirmed again is written over it

@@ -22,6 +22,11 @@ SqliteStore's own filter keeps (its query for the filter, run for the rowids onl
 of another length than the index's is skipped by every search, filtered or not (SqliteStore's own
 filtered query would raise "Vector dimension mismatch" on it), and named: ``skipped_vectors``.
 Searches with another distance than cosine go SqliteStore's own way.
+
+A row whose value is not valid JSON (cut off, written by hand) matches no filter: SqliteStore's filter
+reads the value with ``json_extract``, which stops the whole query on such a row ("malformed JSON"), so
+every filter here reads ``CASE WHEN json_valid(value) THEN value END`` instead (SQLite evaluates only the
+branch it takes). Unfiltered, such a row is returned and named damaged by the memory's rules, as before.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from langgraph.store.sqlite.base import _json_loads, _namespace_prefix_condition
 from astra_memory.stores.record import UnreadableValue
 
 CANDIDATE_MARGIN = 16  # candidates beyond the rows the exact query keeps: float rounding, never ranking
+_FILTERED_VALUE = "json_extract(value,"  # how SqliteStore's filter reads a value's field
+_VALID_VALUE = "json_extract(CASE WHEN json_valid(value) THEN value END,"  # NULL for a damaged value: no match
 
 # SqliteStore 3.1's vector query (same columns, score, de-duplication and limits: it keeps 2 * limit
 # rows before OFFSET), over the candidate rows of store_vectors only.
@@ -152,10 +159,15 @@ class MatrixSqliteStore(SqliteStore):
         """The store_vectors rowids of the records ``op``'s filter keeps: SqliteStore's own query for the
         filter (its plain, unranked search, without a limit), asked for the rowids only."""
         plain = SearchOp(op.namespace_prefix, op.filter, -1, 0, None, False)  # LIMIT -1: no limit
-        ((sql, params, _),), _ = super()._prepare_batch_search_queries([(0, plain)])
+        ((sql, params, _),), _ = self._store_queries([(0, plain)])
         return [row[0] for row in self.conn.execute(
             f"SELECT sv.rowid FROM store_vectors sv JOIN ({sql}) f ON f.prefix = sv.prefix AND f.key = sv.key",
             params)]
+
+    def _store_queries(self, search_ops: Sequence[tuple[int, SearchOp]]):
+        """SqliteStore's queries for ``search_ops``, each filter reading only values that are valid JSON."""
+        queries, requests = super()._prepare_batch_search_queries(search_ops)
+        return [(sql.replace(_FILTERED_VALUE, _VALID_VALUE), *rest) for sql, *rest in queries], requests
 
     def _matrix_for(self, namespace_prefix: tuple[str, ...]) -> VectorMatrix:
         matrix = self._matrices.get(namespace_prefix)
@@ -171,7 +183,7 @@ class MatrixSqliteStore(SqliteStore):
         embedding requests, so ``_batch_search_ops`` runs their SQL as it is."""
         import numpy as np
 
-        queries, requests = super()._prepare_batch_search_queries(search_ops)
+        queries, requests = self._store_queries(search_ops)
         mine = [(position, op) for position, (_, op) in enumerate(search_ops) if self._matrix_answers(op)]
         if not mine:
             return queries, requests
