@@ -50,17 +50,17 @@ def _remove_if_passed(config) -> None:
 
 
 # The longest files of a run, longest first: they start first, so the workers end together. Measured
-# 2026-12-07 (issue 34: --durations, -n 0, setup included) after the crash matrix and the saved-writes
-# kills became chains; the files from test_damaged_state on keep their 2026-12-04 order. pytest-xdist's
-# loadfile would start the files with most tests first and the few-test long ones (a pip install,
-# `langgraph dev`) last, one worker then running them alone.
+# 2026-12-07 on a clean clone, quiet machine (issue 34: the junit report's time per file, 2 workers; 1,176
+# worker-seconds in all). pytest-xdist's loadfile would start the files with most tests first and the few-test
+# long ones (a pip install, `langgraph dev`) last, one worker then running them alone.
 # A stale list only costs balance, never a test (scripts/test.sh: --no-loadscope-reorder).
-LONGEST_FIRST = ("test_crash_matrix.py", "test_fast_embeddings.py", "test_replay.py", "test_diff_byte_for_byte.py",
-                 "test_crash_pending_writes.py", "test_attempts.py", "test_fresh_install.py", "test_gates.py",
-                 "test_damaged_checkpoint.py", "test_replay_trust.py", "test_resume.py", "test_project_identity.py",
-                 "test_damaged_state.py", "test_bench_retrieval.py", "test_confirmations.py",
-                 "test_bench_perf.py", "test_protected_paths.py", "test_cancel.py", "test_studio_memory.py",
-                 "test_postgres_load.py", "test_load.py", "test_studio_interrupts.py")
+LONGEST_FIRST = ("test_studio_memory.py", "test_crash_matrix.py", "test_fast_embeddings.py", "test_attempts.py",
+                 "test_gates.py", "test_fresh_install.py", "test_mcp_server.py", "test_replay.py",
+                 "test_confirmations.py", "test_damaged_checkpoint.py", "test_studio_interrupts.py",
+                 "test_bench_retrieval.py", "test_postgres_load.py", "test_diff_byte_for_byte.py",
+                 "test_changed_memory_rows.py", "test_replay_trust.py", "test_isolation.py",
+                 "test_environment_snapshot.py", "test_damaged_rows_deleted.py", "test_load.py", "test_studio_live.py",
+                 "test_live_wire.py", "test_damaged_state.py", "test_postgres.py")
 
 
 def _start_rank(item) -> tuple[int, int]:
