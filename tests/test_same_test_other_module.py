@@ -2,7 +2,7 @@
 for ``tests/test_strs.py::test_empty`` is not "this project's fix for the same failing test" when
 ``tests/test_ints.py::test_empty`` fails, in the evidence rule, the ranking, the recurrence rule's ties and
 the ``why:`` line; the same test failing again is still. The symptom carries the ids on a line of its own
-that is never embedded nor matched word for word (testrun/same_test.py), so the scores do not move."""
+that is never embedded nor matched word for word (testrun/same_ids.py), so the scores do not move."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from astra_memory.learn.session import new_job, open_learner, start_learn, summary
 from astra_memory.stores.confidence import SAME_TEST, project_tie, strength
 from astra_memory.stores.why import names_shared, shared
-from astra_memory.testrun.same_test import parse_test_id, same_tests, searched_text
+from astra_memory.testrun.same_ids import parse_test_id, same_tests, searched_text
 from astra_memory.testrun.symptoms import failing_tests, parse_failure, symptom_query
 from astra_memory.workspace.identity import project_identity
 from tests.helpers import PROJECT_PYTEST, git

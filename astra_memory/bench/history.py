@@ -54,7 +54,7 @@ from astra_memory.stores.embeddings import make_embeddings
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.why import names_file
 from astra_memory.testrun.run import project_environment
-from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.same_ids import searched_text
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 from astra_memory.workspace.identity import HARDENED, hardened_git_env
 

@@ -70,7 +70,7 @@ from astra_memory.stores.hybrid import (
 )
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.record import FixRecord
-from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.same_ids import searched_text
 from astra_memory.testrun.symptoms import parse_failure, symptom_query
 from astra_memory.workspace.diffs import diff_problem, repaired_diff
 

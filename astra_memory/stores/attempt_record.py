@@ -34,7 +34,7 @@ from pydantic import (
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
 from astra_memory.stores.record import StoredRecord, canonical_uuid, validated
-from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.same_ids import searched_text
 
 KIND = "attempt"  # the label every rendering carries (CLI, JSON, the model's brief, Studio updates)
 ATTEMPT_ID_NAMESPACE = uuid.UUID("a77e3b70-9c1d-5e2f-8b4a-0d1dfa11ed00")

@@ -46,7 +46,7 @@ from astra_memory.stores.locks import record_lock
 from astra_memory.stores.namespaces import DEFAULT_NAMESPACE
 from astra_memory.stores.record import read_stored, utc_now
 from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item
-from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.same_ids import searched_text
 
 MAX_DELIVERED = 3
 # An attempt from another failure is shown only when its symptom is this close (MiniLM cosine; the

@@ -42,7 +42,7 @@ from typing import Any
 
 from astra_memory.context import DEFAULT_MIN_FUSED_SCORE
 from astra_memory.stores.evidence import counted
-from astra_memory.testrun.same_test import same_tests
+from astra_memory.testrun.same_ids import same_tests
 from astra_memory.testrun.symptoms import failing_tests, module_of, traceback_functions
 
 # The cosine a hit without evidence needs to be shown: this far above the fused floor (stores/hybrid.py,
@@ -165,7 +165,7 @@ def confirmed_in(value: dict[str, Any], project_id: str | None) -> bool:
 
 def project_tie(value: dict[str, Any], failing: frozenset[str], functions: frozenset[str]) -> str:
     """What ties the stored fix ``value`` of this project to a failure naming the ``failing`` tests and the
-    traceback ``functions``: the same test (the same id up to its parameters where both know it: testrun/same_test.py),
+    traceback ``functions``: the same test (the same id up to its parameters where both know it: testrun/same_ids.py),
     the same function, a function its diff changed; or "". The
     recurrence rule (stores/recurrence.py) keeps a project's fix on the same ties."""
     symptom = str(value.get("symptom") or "")
@@ -180,7 +180,7 @@ def project_tie(value: dict[str, Any], failing: frozenset[str], functions: froze
 
 
 def stored_failing_tests(value: dict[str, Any]) -> frozenset[str]:
-    """The failing tests the stored fix ``value``'s symptom names, with their ids (testrun/same_test.py): its
+    """The failing tests the stored fix ``value``'s symptom names, with their ids (testrun/same_ids.py): its
     ``failing test ids:`` line, else, for a learned fix stored before that line, its commit's tests."""
     learned = (value.get("learned_from") or {}).get("tests") or []
     return failing_tests(str(value.get("symptom") or ""), learned)

@@ -50,7 +50,7 @@ from astra_memory.stores.record import (
 )
 from astra_memory.stores.recurrence import another_bug_of_the_project
 from astra_memory.stores.store_needs import EMBEDDED_FIELD, delete_item, needs_of
-from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.same_ids import searched_text
 from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
 NAMESPACE = DEFAULT_NAMESPACE  # the shared default; named ones: stores/namespaces.py
@@ -165,7 +165,7 @@ class FixMemory:
         query = query.strip()
         limit = max(top_k, CANDIDATE_POOL) if self.hybrid else top_k
         # A diagnosis is embedded without the project's names, as the records' causes are; a symptom without
-        # its failing test ids, as the records' symptoms are (testrun/same_test.py: read by the rules only).
+        # its failing test ids, as the records' symptoms are (testrun/same_ids.py: read by the rules only).
         words = searched_text(query)
         searched = mechanism_text(words) if against == "cause" else words
         items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
@@ -177,7 +177,7 @@ class FixMemory:
         # invalidated fix is never returned, nor weighs on the others' lexical scores.
         items = [item for item in items if self.record_of(item, shape_only=True) is not None
                  and item.value.get("status") != "invalidated"]
-        failing, functions = failing_tests(query), traceback_functions(query)  # with their ids (same_test.py)
+        failing, functions = failing_tests(query), traceback_functions(query)  # with their ids (same_ids.py)
         # This project's own fixes among the candidates, those of other bugs included (stores/confidence.py).
         has_own = own_history((item.value for item in items), project_id)
         if against == "symptom" and project_id:  # the project's fixes of other tests: another bug (stores/recurrence.py)

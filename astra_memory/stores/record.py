@@ -25,7 +25,7 @@ from pydantic import (
 from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
-from astra_memory.testrun.same_test import searched_text
+from astra_memory.testrun.same_ids import searched_text
 from astra_memory.workspace.diffs import diff_problem, lone_cr_files, normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
@@ -370,7 +370,7 @@ class FixRecord(StoredRecord):
 
     @property
     def embed_text(self) -> str:
-        """What gets embedded: the symptom (without its failing test ids: testrun/same_test.py) and the fix
+        """What gets embedded: the symptom (without its failing test ids: testrun/same_ids.py) and the fix
         together (queries are symptoms)."""
         return f"{searched_text(self.symptom)}\nFix: {self.fix_description}"
 

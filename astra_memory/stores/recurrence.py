@@ -21,7 +21,7 @@ pytest's location line without a function; read as a function, it left out a rel
 function for 6 of 29 queries of bench history's four seen kept-apart projects): there the rule cannot tell, and keeps the
 fix, which then needs evidence or a strong match by meaning to be shown (stores/confidence.py). A
 parametrized test's cases are one test, and two tests of one name in two modules are two (the same test
-id up to its parameters, where both symptoms know it: testrun/same_test.py). The diagnosis search is untouched: it matches causes without
+id up to its parameters, where both symptoms know it: testrun/same_ids.py). The diagnosis search is untouched: it matches causes without
 the project's names (stores/mechanism.py).
 """
 

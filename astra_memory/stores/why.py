@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
 from astra_memory.stores.confidence import changed_functions, function_frames, stored_failing_tests
-from astra_memory.testrun.same_test import same_tests, searched_text, without_parameters
+from astra_memory.testrun.same_ids import same_tests, searched_text, without_parameters
 from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -79,7 +79,7 @@ def names_shared(query: str, record) -> tuple[list[str], list[str], list[str]]:
     names), each sorted."""
     stored = stored_failing_tests({"symptom": record.symptom, "learned_from": record.learned_from and
                                    record.learned_from.model_dump()})
-    tests = sorted(same_tests(failing_tests(query), stored))  # the same test ids (testrun/same_test.py)
+    tests = sorted(same_tests(failing_tests(query), stored))  # the same test ids (testrun/same_ids.py)
     frames = function_frames(traceback_functions(query))  # a bare module name is no function (stores/confidence.py)
     through = {f for f in frames if f in traceback_functions(record.symptom)}
     changed = changed_functions(record.diff or "")

@@ -16,7 +16,7 @@ a chained exception keeps its earlier exceptions as ``caused by``; a project's o
 known by its qualified name whatever its suffix; subtests (pytest's ``SUBFAILED``, unittest's
 ``subTest``) are items of their own. Tested on real pytest output: tests/test_symptoms_real_output.py.
 The query's last line names the failing tests' ids (``failing test ids:``), never embedded: what tells
-two tests of one name in two modules apart (testrun/same_test.py).
+two tests of one name in two modules apart (testrun/same_ids.py).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
 from astra_memory.testrun.mismatch import describe_line, describe_literals
-from astra_memory.testrun.same_test import FailingTests, listed_ids, test_ids_line
+from astra_memory.testrun.same_ids import FailingTests, listed_ids, test_ids_line
 
 # ECMA-48 CSI sequences (colours, cursor moves) and the two-byte escapes; what --color=yes adds.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
@@ -505,12 +505,12 @@ def test_name(test_id: str) -> str:
 def failing_tests(symptom: str, learned: Iterable[str] = ()) -> FailingTests:
     """The failing tests a symptom names (``failing_test_names``) with the ids it knows them by: its
     ``failing test ids:`` line, else ``learned`` (a learned fix's ``learned_from.tests``, for a record
-    stored before the line existed). Two are the same test by ``same_test.same_tests``."""
+    stored before the line existed). Two are the same test by ``same_ids.same_tests``."""
     return FailingTests(failing_test_names(symptom), listed_ids(symptom) or list(learned), humanise=test_name)
 
 
 def _test_ids(failure: Failure, named: set[str], room: int) -> str:
-    """The ``failing test ids:`` line (testrun/same_test.py): pytest's own ids where observe read them,
+    """The ``failing test ids:`` line (testrun/same_ids.py): pytest's own ids where observe read them,
     the output's ids, and a unittest test's module (``pkg.tests::TestA::test_x``); "" for none or
     where it would make the symptom longer than a record holds (``room`` characters left)."""
     unittest = [f"{i['module']}::{PARAMETERS.sub('', i['test']).replace('.', '::')}"
@@ -568,7 +568,7 @@ def symptom_query(failure: Failure) -> str:
     if failure.frames:
         parts.append(FRAMES_LABEL + ", ".join(failure.frames[:MAX_CODE_LINES]))
     text = "\n".join(p for p in parts if p)
-    if failure.failing_tests:  # the ids the names came from, on a line never embedded (testrun/same_test.py)
+    if failure.failing_tests:  # the ids the names came from, on a line never embedded (testrun/same_ids.py)
         named = {test_name(t) for t in failure.failing_tests[:MAX_FAILURES]}
         ids = _test_ids(failure, named, MAX_SYMPTOM_CHARS - len(text))
         text += f"\n{ids}" if ids else ""
