@@ -72,6 +72,10 @@ NO_CONFIDENT_MATCH = "no confident match: no fix shown"
 SAME_TEST = "this project's fix for the same failing test"
 SAME_FUNCTION = "this project's fix whose failure went through the same function"
 CHANGED_FUNCTION = "this project's fix of a function this failure went through"
+# The evidence that ties a fix of this project to this very failure: shown on it, never cut by the fused margin
+# (stores/hybrid.py ``deliverable``), which another project's higher score would otherwise move (outside round 8,
+# cases 09 and 13: another project's fix with the same symptom hid this project's fix for the same test).
+TIES = frozenset({SAME_TEST, SAME_FUNCTION, CHANGED_FUNCTION})
 STRONG_MEANING = "a strong match by meaning"
 SAME_MODULE = "this project's fix of a module this failure went through, and a match by meaning"
 # The functions a diff changes, as far as the diff alone says: the ``def`` named in a hunk's header (git's

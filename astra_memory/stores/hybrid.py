@@ -107,20 +107,22 @@ def hybrid_ranking(query: str, texts: Sequence[str], cosines: Sequence[float]) -
 
 def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: float | None = None,
                 fused: Sequence[float] | None = None, floor: float = FUSED_FLOOR,
-                allowed: Sequence[bool] | None = None) -> list[int]:
+                allowed: Sequence[bool] | None = None, tied: Sequence[bool] | None = None) -> list[int]:
     """Which of the ranked hits a search delivers (indices, in rank order). ``scores``: their cosine
     scores, each at least ``min_score``. ``allowed``: the hits with the evidence to be shown
     (stores/confidence.py); the others are passed over before anything else is counted. With ``fused``
     (their fused scores): also at least ``floor`` and within ``margin`` (default ``FUSED_MARGIN``) of
-    the best fused score shown; possibly none. Without (the vector-only ablation, tools measuring
-    cosine rules): ``margin``, if given, applies to the cosine."""
+    the best fused score shown; possibly none. ``tied``: the hits tied to this failure by the project's
+    own evidence (stores/confidence.py ``TIES``), which the margin never cuts (another project's higher
+    score must not hide them). Without (the vector-only ablation, tools measuring cosine rules):
+    ``margin``, if given, applies to the cosine."""
     kept = [i for i, score in enumerate(scores)
             if score >= min_score and (allowed is None or allowed[i])][:top_k]
     if fused is not None:
         margin = FUSED_MARGIN if margin is None else margin
         kept = [i for i in kept if fused[i] >= floor]
         best = max((fused[i] for i in kept), default=0.0)
-        return [i for i in kept if fused[i] >= best - margin]
+        return [i for i in kept if fused[i] >= best - margin or (tied is not None and tied[i])]
     if margin is None or not kept:
         return kept
     best = max(scores[i] for i in kept)

@@ -17,7 +17,7 @@ from langgraph.store.base import BaseStore, Item
 from astra_memory.context import DEFAULT_MIN_SCORE
 from astra_memory.errors import MemoryValidationError, UnconfirmedOutcomeError
 from astra_memory.stores.attempts import AttemptMemory
-from astra_memory.stores.confidence import evidence, min_cosine_without_evidence, own_history, strength
+from astra_memory.stores.confidence import TIES, evidence, min_cosine_without_evidence, own_history, strength
 from astra_memory.stores.evidence import evidence_order
 from astra_memory.stores.hybrid import (
     CANDIDATE_POOL,
@@ -208,7 +208,8 @@ class FixMemory:
                            floor=self.floor + (DIAGNOSIS_FLOOR_OFFSET if cause else 0.0),
                            margin=DIAGNOSIS_MARGIN if cause and cut else None,
                            fused=[f for _, _, f in ranked] if cut else None,
-                           allowed=[e is None or bool(e) for e in shown_on] if cut and needed > float("-inf") else None)
+                           allowed=[e is None or bool(e) for e in shown_on] if cut and needed > float("-inf") else None,
+                           tied=[e in TIES for e in shown_on])
         hits = [(self.record_of(ranked[i][0]), ranked[i][1], ranked[i][2], shown_on[i]) for i in keep]
         return [MemoryHit(*hit) for hit in hits if hit[0] is not None]  # None: valid only unscrubbed (a hand edit)
 

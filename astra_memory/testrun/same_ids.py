@@ -12,9 +12,10 @@ so no search's scores changed; the line is read only where "the same failing tes
 ``why:`` line, stores/why.py).
 
 The rule (``same_tests``): a test both failures name in words is the same test unless both know its
-module and no id of one is the id of the other: the same class and function, and module paths that
-are the same or differ only by a leading part (the rootdir: ``tests/test_x.py``, ``test_x.py``,
-``/home/u/proj/tests/test_x.py``). A unittest id (``FAIL: test_x (pkg.tests.TestA)``) is written
+module and no id of one is the id of the other: the same class and function, and the same module
+path, or an absolute one ending with the other (another rootdir: ``/home/u/proj/tests/test_x.py`` and
+``tests/test_x.py``); two relative paths must be equal (``sub/tests/test_x.py`` is another module than
+``tests/test_x.py``: outside round 8, case 03). A unittest id (``FAIL: test_x (pkg.tests.TestA)``) is written
 ``pkg.tests::TestA::test_x`` and compared the same way (``pkg/tests.py`` is that module). Where a side
 knows no module (a symptom stored before the line existed, a section name with no id, words a person
 typed), its names are compared as words, as before: never a weaker claim than before, and the
@@ -41,13 +42,18 @@ class TestId:
     __test__ = False  # not a pytest class
     module: tuple[str, ...]
     names: tuple[str, ...]
+    absolute: bool = False  # the module was named by an absolute path (``/home/u/proj/tests/test_x.py``)
 
     def same(self, other: TestId) -> bool:
-        """The same test: the same class and function, module paths equal up to a leading part."""
+        """The same test: the same class and function, and the same module path, or an absolute one that
+        ends with the other's (another rootdir). Two relative paths must be equal: within one project a
+        leading part is a package (``sub/tests/test_x.py`` is not ``tests/test_x.py``: outside round 8, case 03)."""
         if self.names != other.names:
             return False
-        short, long = sorted((self.module, other.module), key=len)
-        return long[len(long) - len(short):] == short
+        if self.module == other.module:
+            return True
+        short, long = sorted((self, other), key=lambda t: len(t.module))
+        return long.absolute and not short.absolute and long.module[len(long.module) - len(short.module):] == short.module
 
 
 def without_parameters(test_id: str) -> str:
@@ -65,12 +71,14 @@ def parse_test_id(text: str) -> TestId | None:
     module, sep, rest = text.partition("::")
     if not sep or not module or not rest:
         return None
+    absolute = False
     if module.endswith(".py"):
         parts = [p for p in re.split(r"[/\\]", module[:-3]) if p and p not in (".", "..") and not p.endswith(":")]
+        absolute = module.startswith(("/", "\\")) or re.match(r"[A-Za-z]:[/\\]", module) is not None
     else:
         parts = [p for p in module.split(".") if p]
     names = tuple(n for n in rest.split("::") if n)
-    return TestId(tuple(parts), names) if parts and names else None
+    return TestId(tuple(parts), names, absolute) if parts and names else None
 
 
 def test_ids_line(ids: Iterable[str], named: set[str], humanise) -> str:
