@@ -50,4 +50,53 @@ def run_ws_cmd(case, ws, test_cmd, *extra, timeout=170):
 
 
 ALL_CMD = "python -m pytest -q -p no:cacheprovider"
+
+Q_ADD = ("AssertionError\nfailing tests: add\nfailing code: assert add(2, 3) == 5\n"
+         "compared: assert -1 == 5; where -1 = add(2, 3)\nfailing test ids: tests/test_add.py::test_add")
+
+
+def plant(case, prefix, key, value_text, vectors_of):
+    """A row written into the memory file by hand, with the vectors of record `vectors_of` (so the
+    vector search meets it among its first candidates)."""
+    case.sql("insert or replace into store(prefix, key, value) values (?, ?, ?)", (prefix, key, value_text))
+    for field, emb in case.sql("select field_name, embedding from store_vectors where key=?", (vectors_of,)):
+        case.sql("insert or replace into store_vectors(prefix, key, field_name, embedding) values (?, ?, ?, ?)",
+                 (prefix, key, field, emb))
+
+
+def damaged_sweep(case, clone, good_id, bad_ids, outside_filter=()):
+    """Every reader of memory on a file with damaged rows: filtered and plain searches, list,
+    export, migrate in place, a no-model session. Returns {name: (rc, traceback, all bad ids
+    named, good fix found, tail)} and the session's report. `outside_filter`: damaged ids a filter
+    on `error_type` == AssertionError does not keep (they need not be said by those searches)."""
+    out = {}
+    exp = os.path.join(case.dir, "out.jsonl")
+    cmds = {
+        "search --error-type": ["memory", "search", Q_ADD, "--error-type", "AssertionError"],
+        "search --project": ["memory", "search", Q_ADD, "--project", clone],
+        "search --error-type --project --json": ["memory", "search", Q_ADD, "--error-type", "AssertionError", "--project", clone, "--json"],
+        "search": ["memory", "search", Q_ADD],
+        "list --all": ["memory", "list", "--all"],
+        "export": ["memory", "export", exp],
+        "migrate": ["memory", "migrate"],
+        "search --error-type after migrate": ["memory", "search", Q_ADD, "--error-type", "AssertionError"],
+    }
+    for name, args in cmds.items():
+        p = case.astra(args)
+        text = p.stdout + p.stderr
+        found = good_id in text or (name == "export" and os.path.exists(exp) and good_id in open(exp).read()) or name == "migrate"
+        need = [b for b in bad_ids if not ("--error-type" in args and b in outside_filter)]
+        out[name] = (p.returncode, "Traceback" in text, all(b in p.stderr for b in need), found,
+                     text[-300:].replace("\n", " | "))
+        print(name, p.returncode, text[-1500:])
+    pr, rep = run_ws(case, clone)
+    ev = os.path.join(case.home, "runs", str(rep.get("thread_id") or ""), "events.jsonl")
+    evs = open(ev).read() if os.path.exists(ev) else ""
+    said = "memory_damaged_skipped" in evs and all(b in evs for b in bad_ids)
+    out["session"] = (pr.returncode, "Traceback" in pr.stdout + pr.stderr, said, rep.get("status") == "fixed",
+                      f"status {rep.get('status')}; {(pr.stdout + pr.stderr)[-300:]}")
+    print("session", pr.returncode, rep.get("status"), (pr.stdout + pr.stderr)[-2000:], "events has damaged:", said)
+    return out, rep
+
+
 __all__ = [n for n in dir() if not n.startswith("__")]
