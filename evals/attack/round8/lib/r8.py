@@ -99,4 +99,21 @@ def damaged_sweep(case, clone, good_id, bad_ids, outside_filter=()):
     return out, rep
 
 
+
+SLUG_BAD = "def slugify(s):\n    return s.lower().replace(' ', '_')\n"
+SLUG_OK = "def slugify(s):\n    return s.lower().replace(' ', '-')\n"
+T_SLUG = "from slug import slugify\n\n\ndef test_slug():\n    assert slugify('A B') == 'a-b'\n"
+CALC_MULBUG = "def add(a, b):\n    return a * b\n\n\ndef mul(a, b):\n    return a * b\n"
+P_ORIGIN = "https://git.example.com/team/textkit.git"
+
+
+def textkit(case, rel="textkit"):
+    """Project P: add() once returned a * b (fixed: commit A, adds tests/test_add.py), slugify()
+    used '_' (fixed: commit B, adds tests/test_slug.py). Returns the Repo and (A, B)."""
+    return project(case, rel, P_ORIGIN,
+                   {"calc.py": CALC_MULBUG, "slug.py": SLUG_BAD, "tests/test_mul.py": BASE_TESTS},
+                   [("Fix add multiplying", {"calc.py": CALC_FIXED, "tests/test_add.py": ADD_TEST}),
+                    ("Fix slugify separator", {"slug.py": SLUG_OK, "tests/test_slug.py": T_SLUG})])
+
+
 __all__ = [n for n in dir() if not n.startswith("__")]
