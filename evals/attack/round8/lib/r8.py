@@ -8,7 +8,7 @@ import sys
 os.environ.setdefault("ATTACK_ROOT", "/tmp/astra-attack8")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "round7", "lib"))
 from r7 import *  # noqa: F401,F403,E402
-from r7 import Case, DATE, ORIGIN, PY, clone_of, run_ws  # noqa: E402
+from r7 import Case, DATE, ORIGIN, clone_of, run_ws, short, write  # noqa: E402
 
 
 def project(case, rel, origin, first, fixes):
@@ -39,14 +39,30 @@ def traceback_in(*procs):
 
 
 def run_ws_cmd(case, ws, test_cmd, *extra, timeout=170):
-    """run_ws with a test command of the case's own (a no-model session: replay or needs_model)."""
-    p = case.astra(["run", "--workspace", ws, "--test-command", test_cmd, "--python", PY,
-                    "--no-approve-edits", "--json"] + list(extra), timeout=timeout)
+    """round 6's run_ws (a no-model session: replay or needs_model) with a test command of the case's own."""
+    import learnharness
+    saved, learnharness.TEST_CMD = learnharness.TEST_CMD, test_cmd
     try:
-        data = json.loads(p.stdout[p.stdout.index("{"):p.stdout.rindex("}") + 1])
-    except Exception:
-        data = {}
-    return p, data
+        return learnharness.run_ws(case, ws, *extra, timeout=timeout)
+    finally:
+        learnharness.TEST_CMD = saved
+
+
+def same_test_claim(case, repo, origin, tag, calc_src, test_cmd, *extra):
+    """A clone of `repo` with calc.py = `calc_src`, a no-model session (`extra` options) and
+    `memory search --project` with its query. Returns (status, "same failing test" claimed by the
+    session or the search, the search's first `why:` line, a traceback printed)."""
+    clone = clone_of(case, repo, "clone-" + tag, origin=origin)
+    write(clone, "calc.py", calc_src)
+    pr, rep = run_ws_cmd(case, clone, test_cmd, *extra)
+    q = rep.get("memory_query") or ""
+    s = case.astra(["memory", "search", q or "x", "--project", clone])
+    why = [line.strip() for line in s.stdout.splitlines() if "why:" in line]
+    same = any("same failing test" in str(h.get("evidence")) for h in rep.get("memory_hits") or []) \
+        or "for the same failing test" in s.stdout
+    print(tag, pr.returncode, rep.get("status"), "query", repr(q), "hits", short(rep.get("memory_hits"), 600),
+          "search", s.stdout[-1500:], s.stderr[-400:])
+    return rep.get("status"), same, why[:1], traceback_in(pr, s)
 
 
 ALL_CMD = "python -m pytest -q -p no:cacheprovider"

@@ -29,14 +29,6 @@ print("symptom", repr(recs[0].get("symptom") if recs else None))
 out = {}
 for name, src, cmd in (("1 pytest TestMul", MUL_BAD, TEST_CMD), ("2 unittest TestAdd", CALC_BUGGY, UNIT),
                        ("3 unittest TestMul", MUL_BAD, UNIT)):
-    clone = clone_of(c, r, "clone" + name[0], origin=origin)
-    write(clone, "calc.py", src)
-    pr, rep = run_ws_cmd(c, clone, cmd, "--no-replay")
-    q = rep.get("memory_query") or ""
-    s = c.astra(["memory", "search", q or "x", "--project", clone])
-    why = [l.strip() for l in s.stdout.splitlines() if "why:" in l]
-    same = any("same failing test" in str(h.get("evidence")) for h in rep.get("memory_hits") or []) or "for the same failing test" in s.stdout
-    out[name] = (rep.get("status"), same, why[:1])
-    print(name, pr.returncode, rep.get("status"), "query", repr(q), "hits", short(rep.get("memory_hits"), 600), "search", s.stdout[-1200:], s.stderr[-400:])
+    out[name] = same_test_claim(c, r, origin, name[0], src, cmd, "--no-replay")[:3]
 bad = out["1 pytest TestMul"][1] or out["3 unittest TestMul"][1] or not out["2 unittest TestAdd"][1] or not recs
 verdict(bad, f"records={len(recs)}; 'same failing test' claimed (status, claimed, why): {out}")

@@ -29,17 +29,7 @@ recs = c.records()
 print("symptom", repr(recs[0].get("symptom") if recs else None))
 out = {}
 for name, src in (("1 add again", CALC_BUGGY), ("2 mul", MUL_BAD)):
-    clone = clone_of(c, r, "clone" + name[0], origin=origin)
-    write(clone, "calc.py", src)
-    pr, rep = run_ws(c, clone, "--no-replay")
-    q = rep.get("memory_query") or ""
-    s = c.astra(["memory", "search", q or "x", "--project", clone])
-    why = [l.strip() for l in s.stdout.splitlines() if "why:" in l]
-    same = any("same failing test" in str(h.get("evidence")) for h in rep.get("memory_hits") or []) or "for the same failing test" in s.stdout
-    out[name] = (rep.get("status"), same, why[:1])
-    print(name, pr.returncode, rep.get("status"), "query", repr(q), "hits", short(rep.get("memory_hits"), 600), "search", s.stdout[-1500:], s.stderr[-400:])
-    tb = traceback_in(pr, s)
-    out[name] += (tb,)
+    out[name] = same_test_claim(c, r, origin, name[0], src, TEST_CMD, "--no-replay")
 whys = " ".join(str(v[2]) for v in out.values())
 bogus = [frag for frag in ("müll", "test_q", " r,", "TestZ", "p::q", "x::") if frag in whys.split("same failing test(s)")[-1].split(";")[0]]
 bad = (not recs) or (not out["1 add again"][1]) or out["2 mul"][1] or any(v[3] for v in out.values()) or bool(bogus)
