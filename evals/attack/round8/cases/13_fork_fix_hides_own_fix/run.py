@@ -47,7 +47,13 @@ try:
     ranks = [(h.get("project"), h.get("score"), h.get("fused"), h.get("evidence")) for h in _j.loads(a.stdout)]
 except Exception:
     ranks = a.stdout[-500:]
+try:
+    mtext, _ = mcp_call(c, "search_fixes", {"failure": q, "project": clone}, allow=c.src)
+except Exception as e:  # the MCP path is extra evidence; its failure is printed, not judged
+    mtext = f"mcp failed: {e!r}"
+print("mcp search_fixes", mtext[-1500:])
+mcp_shown = bool(x_id) and x_id in mtext
 shown = any(h[0] for h in hits) and bool(x_id) and x_id in s.stdout
 fixed = rep.get("status") == "fixed" and rep.get("replayed_memory_id") == x_id
 verdict(not (shown and fixed), f"X ({x_id}) shown: {shown}; fixed by X's replay: {fixed} (session {rep.get('status')}); session hits {hits}; "
-        f"every rank (ASTRA_MIN_SCORE=0: project, score, fused, evidence): {ranks}")
+        f"X in MCP search_fixes(project=P): {mcp_shown}; every rank (ASTRA_MIN_SCORE=0: project, score, fused, evidence): {ranks}")
