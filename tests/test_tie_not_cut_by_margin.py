@@ -1,6 +1,6 @@
 """A fix of this project tied to the failure (the same failing test, the same function) is shown on that
-evidence: the fused margin (stores/hybrid.py ``deliverable``) never cuts it, however much higher another
-project's fix with the same symptom scores (outside round 8, cases 09 and 13: a fork's learned fix with a
+evidence: the fused margin (stores/hybrid.py ``deliverable``) is measured for it from the best tied hit, so
+another project's fix with the same symptom, however much higher it scores, does not hide it (outside round 8, cases 09 and 13: a fork's learned fix with a
 short message hid the project's own fix for the same test, and stopped its replay)."""
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ LONG = ("Fix slugify for titles with several spaces in a row. " + "The old code 
         "this reorders the steps and adds the regression tests from the report.")
 
 
-def test_the_margin_never_cuts_a_hit_tied_to_the_failure():
+def test_the_margin_of_a_hit_tied_to_the_failure_is_measured_among_the_tied():
     scores, fused = [0.99, 0.80], [0.99, 0.80]
     assert deliverable(scores, 0.15, 3, fused=fused) == [0]  # 0.80 is further than the margin below 0.99
     assert 0.99 - 0.80 > FUSED_MARGIN
     assert deliverable(scores, 0.15, 3, fused=fused, tied=[False, True]) == [0, 1]
     assert deliverable(scores, 0.15, 3, fused=fused, tied=[True, False]) == [0]  # untied ones still are cut
+    # among tied hits the margin is measured from the best tied one
+    assert deliverable([0.99, 0.80, 0.70], 0.15, 3, fused=[0.99, 0.80, 0.70], tied=[False, True, True]) == [0, 1]
 
 
 def test_another_projects_higher_score_does_not_hide_this_projects_fix_for_the_same_test(tmp_path):

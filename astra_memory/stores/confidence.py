@@ -72,8 +72,8 @@ NO_CONFIDENT_MATCH = "no confident match: no fix shown"
 SAME_TEST = "this project's fix for the same failing test"
 SAME_FUNCTION = "this project's fix whose failure went through the same function"
 CHANGED_FUNCTION = "this project's fix of a function this failure went through"
-# The evidence that ties a fix of this project to this very failure: shown on it, never cut by the fused margin
-# (stores/hybrid.py ``deliverable``), which another project's higher score would otherwise move (outside round 8,
+# The evidence that ties a fix of this project to this very failure: the fused margin (stores/hybrid.py
+# ``deliverable``) is measured for such hits from the best of them, not from another project's higher score (outside round 8,
 # cases 09 and 13: another project's fix with the same symptom hid this project's fix for the same test).
 TIES = frozenset({SAME_TEST, SAME_FUNCTION, CHANGED_FUNCTION})
 STRONG_MEANING = "a strong match by meaning"

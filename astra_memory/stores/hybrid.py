@@ -113,8 +113,8 @@ def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: f
     (stores/confidence.py); the others are passed over before anything else is counted. With ``fused``
     (their fused scores): also at least ``floor`` and within ``margin`` (default ``FUSED_MARGIN``) of
     the best fused score shown; possibly none. ``tied``: the hits tied to this failure by the project's
-    own evidence (stores/confidence.py ``TIES``), which the margin never cuts (another project's higher
-    score must not hide them). Without (the vector-only ablation, tools measuring cosine rules):
+    own evidence (stores/confidence.py ``TIES``): the margin is measured for them from the best tied hit,
+    so another project's higher score does not hide them, and among themselves they are cut as before. Without (the vector-only ablation, tools measuring cosine rules):
     ``margin``, if given, applies to the cosine."""
     kept = [i for i, score in enumerate(scores)
             if score >= min_score and (allowed is None or allowed[i])][:top_k]
@@ -122,7 +122,8 @@ def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: f
         margin = FUSED_MARGIN if margin is None else margin
         kept = [i for i in kept if fused[i] >= floor]
         best = max((fused[i] for i in kept), default=0.0)
-        return [i for i in kept if fused[i] >= best - margin or (tied is not None and tied[i])]
+        tied_best = max((fused[i] for i in kept if tied is not None and tied[i]), default=0.0)
+        return [i for i in kept if fused[i] >= best - margin or (tied is not None and tied[i] and fused[i] >= tied_best - margin)]
     if margin is None or not kept:
         return kept
     best = max(scores[i] for i in kept)
