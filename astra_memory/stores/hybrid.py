@@ -114,8 +114,9 @@ def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: f
     (their fused scores): also at least ``floor`` and within ``margin`` (default ``FUSED_MARGIN``) of
     the best fused score shown; possibly none. ``tied``: the hits tied to this failure by the project's
     own evidence (stores/confidence.py ``TIES``): the margin is measured for them from the best tied hit,
-    so another project's higher score does not hide them, and among themselves they are cut as before. Without (the vector-only ablation, tools measuring cosine rules):
-    ``margin``, if given, applies to the cosine."""
+    so another project's higher score does not hide them, and among themselves they are cut as before.
+    Without ``fused`` (the vector-only ablation, tools measuring cosine rules): ``margin``, if given,
+    applies to the cosine."""
     kept = [i for i, score in enumerate(scores)
             if score >= min_score and (allowed is None or allowed[i])][:top_k]
     if fused is not None:
@@ -123,7 +124,8 @@ def deliverable(scores: Sequence[float], min_score: float, top_k: int, margin: f
         kept = [i for i in kept if fused[i] >= floor]
         best = max((fused[i] for i in kept), default=0.0)
         tied_best = max((fused[i] for i in kept if tied is not None and tied[i]), default=0.0)
-        return [i for i in kept if fused[i] >= best - margin or (tied is not None and tied[i] and fused[i] >= tied_best - margin)]
+        return [i for i in kept
+                if fused[i] >= best - margin or (tied is not None and tied[i] and fused[i] >= tied_best - margin)]
     if margin is None or not kept:
         return kept
     best = max(scores[i] for i in kept)
