@@ -124,6 +124,7 @@ def test_a_value_cut_off_mid_json_is_skipped_said_and_deleted(agent, settings):
     # search ("malformed JSON"): the error type a person gives, and a session's search for its project's fixes.
     filtered = run_cli("memory", "search", "allowed origins whitespace", "--error-type", "AssertionError", env=env)
     assert filtered.returncode == 0 and "Traceback" not in filtered.stderr, filtered.stderr
+    assert "not valid JSON" in filtered.stderr and fix_id in filtered.stderr  # passed over, and said (round 8, 07)
     final = _fixed(agent, settings, "t-after")  # was: status error in memory_search
     assert final["memory"]["damaged_skipped"] == 1
     assert agent.memory.get(fix_id) is not None  # the same fix confirmed again is written over it

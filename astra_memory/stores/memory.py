@@ -129,6 +129,12 @@ class FixMemory:
             self.damaged[item.key] = str(exc)
             return None
 
+    def _note_unreadable_rows(self) -> None:
+        """Rows whose value is not valid JSON, which a filtered search passes over (backends/sqlite/search.py)."""
+        for key in needs_of(self.store).unreadable_rows(self.namespace):
+            self.damaged.setdefault(key, "its value is not valid JSON (cut off or edited by hand): a search with a "
+                                         "filter cannot read it")
+
     def _note_skipped_vectors(self) -> None:
         """Records whose stored vector has another length than the index's: the SQLite store's searches
         skip them (backends/sqlite/search.py); PostgreSQL's vector column cannot hold one (stores/store_needs.py)."""
@@ -171,6 +177,8 @@ class FixMemory:
         items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
         if self.hybrid and against == "symptom" and project_id:
             items = self._with_own_pool(items, searched, filter_, limit, project_id)
+        if filter_ or (self.hybrid and against == "symptom" and project_id):
+            self._note_unreadable_rows()  # a filter passed over them: say so, as an unfiltered search does
         self._note_skipped_vectors()
         # A damaged row is skipped (named in `damaged`), never an error, and weighs on nothing: each
         # candidate's shape is checked (cheap); only the delivered few are read in full (scrubbed). An

@@ -35,6 +35,11 @@ class StoreNeeds:
         store's searches skip. Default: none."""
         return []
 
+    def unreadable_rows(self, namespace_prefix: tuple[str, ...]) -> list[str]:
+        """Keys of rows whose value cannot be read at all (not valid JSON), which a search with a filter passes
+        over (no field of theirs can be read to match it). Default: none (the store cannot hold such a row)."""
+        return []
+
 
 _DEFAULTS = StoreNeeds()
 

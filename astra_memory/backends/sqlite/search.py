@@ -164,6 +164,13 @@ class MatrixSqliteStore(SqliteStore):
             f"SELECT sv.rowid FROM store_vectors sv JOIN ({sql}) f ON f.prefix = sv.prefix AND f.key = sv.key",
             params)]
 
+    def unreadable_rows(self, namespace_prefix: tuple[str, ...]) -> list[str]:
+        """Keys of the rows under ``namespace_prefix`` whose value is not valid JSON: a filter matches none of
+        them (``_VALID_VALUE``), so a filtered search names them (outside round 8, case 07)."""
+        condition, args = _namespace_prefix_condition(tuple(namespace_prefix))
+        return [row[0] for row in self.conn.execute(
+            f"SELECT key FROM store WHERE {condition} AND NOT json_valid(value)", args)]
+
     def _store_queries(self, search_ops: Sequence[tuple[int, SearchOp]]):
         """SqliteStore's queries for ``search_ops``, each filter reading only values that are valid JSON."""
         queries, requests = super()._prepare_batch_search_queries(search_ops)
