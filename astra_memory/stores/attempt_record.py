@@ -35,6 +35,7 @@ from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import scrub, scrub_data
 from astra_memory.stores.record import StoredRecord, canonical_uuid, validated
 from astra_memory.testrun.same_ids import searched_text
+from astra_memory.testrun.symptoms import MAX_SYMPTOM_CHARS
 
 KIND = "attempt"  # the label every rendering carries (CLI, JSON, the model's brief, Studio updates)
 ATTEMPT_ID_NAMESPACE = uuid.UUID("a77e3b70-9c1d-5e2f-8b4a-0d1dfa11ed00")
@@ -100,7 +101,7 @@ class AttemptRecord(StoredRecord):
     project_id: str = Field(default="", max_length=200)  # who the project is: part of failure_key
     failure_key: str = Field(min_length=32, max_length=32, pattern=r"^[0-9a-f]{32}$")
     failing_tests: list[Annotated[str, StringConstraints(max_length=500)]] = Field(max_length=MAX_TESTS)
-    symptom: str = Field(min_length=1, max_length=4_000)
+    symptom: str = Field(min_length=1, max_length=MAX_SYMPTOM_CHARS)
     error_type: str = Field(min_length=1, max_length=200)
     diff: str = Field(min_length=1, max_length=100_000, description="the change tried, as unified diff")
     file_states: dict[str, Annotated[list[Sha], Field(min_length=2, max_length=2)]] = Field(

@@ -175,9 +175,10 @@ class FixMemory:
         words = searched_text(query)
         searched = mechanism_text(words) if against == "cause" else words
         items = self.store.search(self.namespace, query=searched, filter=filter_, limit=limit)
-        if self.hybrid and against == "symptom" and project_id:
+        own_pool = self.hybrid and against == "symptom" and bool(project_id)
+        if own_pool:
             items = self._with_own_pool(items, searched, filter_, limit, project_id)
-        if filter_ or (self.hybrid and against == "symptom" and project_id):
+        if filter_ or own_pool:
             self._note_unreadable_rows()  # a filter passed over them: say so, as an unfiltered search does
         self._note_skipped_vectors()
         # A damaged row is skipped (named in `damaged`), never an error, and weighs on nothing: each

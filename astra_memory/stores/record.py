@@ -26,6 +26,7 @@ from astra_memory.errors import MemoryValidationError
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.stores.mechanism import CAUSE_FIELD, mechanism_text
 from astra_memory.testrun.same_ids import searched_text
+from astra_memory.testrun.symptoms import MAX_SYMPTOM_CHARS
 from astra_memory.workspace.diffs import diff_problem, lone_cr_files, normalized_diff
 
 # 2: one record per fix (id over project, error type, normalised diff) with its confirmations,
@@ -232,7 +233,7 @@ class FixRecord(StoredRecord):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     memory_id: str = Field(min_length=36, max_length=36, description="a UUID (uuid5 over the fix, memory_id_for)")
-    symptom: str = Field(min_length=1, max_length=4_000, description="the failure signature the agent saw")
+    symptom: str = Field(min_length=1, max_length=MAX_SYMPTOM_CHARS, description="the failure signature the agent saw")
     error_type: str = Field(min_length=1, max_length=200)
     file_paths: list[str] = Field(min_length=1, max_length=50)
     fix_description: str = Field(min_length=1, max_length=4_000)

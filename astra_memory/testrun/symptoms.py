@@ -69,7 +69,7 @@ MAX_CODE_CHARS = 200
 MAX_VALUES = 4
 MAX_FAILURES = 6
 MAX_CAUSES = 2
-MAX_SYMPTOM_CHARS = 4_000  # what a record's symptom holds (stores/record.py)
+MAX_SYMPTOM_CHARS = 4_000  # what a record's symptom holds (FixRecord.symptom and AttemptRecord.symptom read it)
 
 
 def strip_ansi(text: str) -> str:
