@@ -42,6 +42,14 @@ def pytest_configure(config):
     if config.option.basetemp is None and not hasattr(config, "workerinput"):
         config.option.basetemp = tempfile.mkdtemp(prefix="astra-tests-")
         config.add_cleanup(lambda: _remove_if_passed(config))
+    # The projects under repair run their tests on our interpreter, whose site-packages hold pytest plugins
+    # they never use (xdist, anyio, platformdirs', langsmith's, which imports langsmith's client: about 1.3
+    # CPU-s of each run's 1.5): autoloading is turned off for every process this suite starts, as a shell
+    # would (the tests' environment passes the switch through: testrun/run.py PASSED_THROUGH_ENV). Not in an
+    # xdist controller, whose workers need their plugin: they set it themselves, once started.
+    controller = bool(getattr(config.option, "numprocesses", None)) and not hasattr(config, "workerinput")
+    if not controller:
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 
 
 def _remove_if_passed(config) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from importlib.metadata import entry_points
 from pathlib import Path
 
 from astra_memory.scenarios import load_scenario
@@ -18,13 +17,9 @@ OUTSIDE_TMP = next(p for p in (Path(__file__).resolve().parent.parent, Path.home
                    if not any(p.is_relative_to(h) for h in HIDDEN))
 
 
-# The test command of the suite's own projects under repair (``--workspace`` tasks). They run on our
-# interpreter, whose site-packages hold pytest plugins the projects do not use (xdist, anyio,
-# langsmith's, a langgraph dependency, platformdirs'): autoloading them costs each run about 0.3 s
-# (0.46 s against 0.21 s for a one-test project), so every one is disabled by name (bundled
-# scenarios skip every autoloaded plugin the same way: astra_memory/scenarios DEFAULT_SCENARIO_ENV).
-PROJECT_NO_PLUGINS = " ".join(sorted(f"-p no:{plugin.name}" for plugin in entry_points(group="pytest11")))
-PROJECT_PYTEST = f"python -m pytest -q -p no:cacheprovider {PROJECT_NO_PLUGINS}"  # its test paths follow
+# The test command of the suite's own projects under repair (``--workspace`` tasks), on our interpreter:
+# its installed pytest plugins are not autoloaded in any process the suite starts (tests/conftest.py).
+PROJECT_PYTEST = "python -m pytest -q -p no:cacheprovider"  # its test paths follow
 PROJECT_TESTS = f"{PROJECT_PYTEST} tests"
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from astra_memory.redact import REDACTED, scrub, scrub_data
 from astra_memory.session.run import start_session, workspace_task
-from tests.helpers import PROJECT_NO_PLUGINS, call, write_project
+from tests.helpers import call, write_project
 from tests.test_protected_paths import diagnosed
 
 # Fake credentials, built from parts so that no scanner of this repository mistakes them for real ones.
@@ -157,7 +157,7 @@ SESSION_SECRETS = ("correcthorsebatterystaple", "qwertyuiopasdfghjkl", AWS_SECRE
 def test_secrets_in_failing_test_output_reach_no_stored_or_logged_text(agent, settings, tmp_path):
     project = write_project(tmp_path / "proj", {"app/__init__.py": "", "app/config.py": CONFIG_PY,
                                                 "tests/test_config.py": TEST_PY})
-    task = workspace_task(project, f"python -m pytest -vv -p no:cacheprovider {PROJECT_NO_PLUGINS} tests", settings, "secret-forms")  # -vv: dicts whole
+    task = workspace_task(project, "python -m pytest -vv -p no:cacheprovider tests", settings, "secret-forms")  # -vv: dicts whole
     task.update(approve_edits=False, script=diagnosed(
         call("read_file", path="app/config.py"),
         call("apply_edit", path="app/config.py", old_text='"retries": "3"', new_text='"retries": 3'),

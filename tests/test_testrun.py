@@ -58,6 +58,16 @@ def test_secrets_do_not_reach_the_tests(tmp_path, monkeypatch):
     assert run_tests(tmp_path, PROJECT_TESTS).passed
 
 
+def test_the_shells_switch_for_pytest_plugins_reaches_the_tests(tmp_path, monkeypatch):
+    """PYTEST_DISABLE_PLUGIN_AUTOLOAD is pytest's, not a secret: a shell that sets it gets it in the
+    project's runs (the suite sets it so that our interpreter's plugins are not loaded in each run)."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    _project(tmp_path, "import os\nimport sys\n\ndef test_env():\n"
+                       "    assert os.environ.get('PYTEST_DISABLE_PLUGIN_AUTOLOAD') == '1'\n"
+                       "    assert 'langsmith' not in sys.modules\n")
+    assert run_tests(tmp_path, "python -m pytest -q -p no:cacheprovider tests").passed
+
+
 def test_output_past_the_bound_is_killed_and_not_a_pass(tmp_path):
     script = tmp_path / "noisy.py"
     script.write_text("import sys\nsys.stdout.write('x' * 5_000_000)\n")

@@ -47,7 +47,9 @@ from astra_memory.testrun.results import (
 MAX_OUTPUT_BYTES = 200_000
 DEFAULT_TIMEOUT_S = 120.0
 # Only these variables reach the project's tests; API keys, tokens and our settings do not.
-PASSED_THROUGH_ENV = ("LANG", "LC_ALL", "TZ", "SYSTEMROOT")
+# Nothing secret: the locale, the time zone, and pytest's own switch for its installed plugins (a shell
+# that turns their autoloading off gets it in the project's runs too; the suite sets it: tests/conftest.py).
+PASSED_THROUGH_ENV = ("LANG", "LC_ALL", "TZ", "SYSTEMROOT", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")
 SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 _SUMMARY = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|deselected)")
 
