@@ -34,6 +34,9 @@ def clone(case, src, rel):
     import subprocess
     dest = os.path.join(case.dir, rel)
     subprocess.run(["git", "clone", "-q", src, dest], check=True, capture_output=True)
+    url = subprocess.run(["git", "-C", src, "remote", "get-url", "origin"], capture_output=True, text=True).stdout.strip()
+    if url:  # the same project: same root commit and origin
+        subprocess.run(["git", "-C", dest, "remote", "set-url", "origin", url], check=True)
     return dest
 
 
