@@ -80,7 +80,8 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     # A live request the ledger reserved and no checkpoint saw (the process was killed while the
     # server held it) counts before the next one is sent: caught up only after a reply, each kill
     # in flight was one request past the limit (outside round 9 case 05).
-    lost = ledger_catch_up(state.get("budget") or {}, context.ledger, _thread(task)) if is_live(name) else {}
+    lost = (ledger_catch_up(state.get("budget") or {}, context.ledger, _thread(task))
+            if is_live(name) and context.ledger is not None else {})  # no ledger: live_turn refuses below
     seen = {**state, "budget": add_counts(state.get("budget"), lost)}
     hit = check_limits(seen, context, "model_requests", "tool_calls", *(("cost_usd",) if is_live(name) else ()))
     if hit is not None:
