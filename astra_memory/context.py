@@ -49,6 +49,18 @@ def _parse(name: str, raw: str, kind: type) -> Any:
         raise ConfigurationError(f"{name}={raw!r} is not a valid {kind.__name__}") from None
 
 
+def _within(name: str, value: Any, cli: Flag | None) -> Any:
+    """An environment value held to the bounds its option has on the command line: the variable is the
+    same setting (outside round 9 case 09: ASTRA_MAX_TOOL_CALLS=-3 and ASTRA_MAX_ATTEMPTS=1000 were
+    taken where --max-tool-calls -3 and --max-attempts 1000 are refused)."""
+    low, high = (cli.min, cli.max) if cli is not None else (None, None)
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if low is not None and high is not None else (
+            f"at least {low}" if low is not None else f"at most {high}")
+        raise ConfigurationError(f"{name}={value!r} is out of range: it must be {bounds}")
+    return value
+
+
 LIVE = "Live models and the cost guard"  # the --help panel of the options that cost money or talk to a server
 
 
@@ -88,7 +100,7 @@ def knob(default: Any, *, env: str | None = None, kind: type | None = None, cli:
 
     def from_env() -> Any:
         raw = os.environ.get(env)
-        return default if raw is None or raw.strip() == "" else _parse(env, raw, kind)
+        return default if raw is None or raw.strip() == "" else _within(env, _parse(env, raw, kind), cli)
 
     return field(default_factory=from_env, metadata=metadata)
 

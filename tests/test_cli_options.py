@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 import typer
 import typer.main
 from typer.testing import CliRunner
@@ -26,6 +27,7 @@ from astra_memory.context import (
     setting_name,
     shown,
 )
+from astra_memory.errors import ConfigurationError
 from tests.conftest import ROOT
 
 
@@ -74,6 +76,21 @@ def test_default_of_is_the_declared_default_before_the_environment(monkeypatch):
     monkeypatch.setenv("ASTRA_MAX_ATTEMPTS", "7")
     assert Context().max_attempts == 7 and default_of("max_attempts") == 3
     assert default_of("replay") is True and default_of("model") is None
+
+
+@pytest.mark.parametrize(("variable", "value", "message"), [
+    ("ASTRA_MAX_TOOL_CALLS", "-3", "ASTRA_MAX_TOOL_CALLS=-3 is out of range: it must be at least 1"),
+    ("ASTRA_MAX_ATTEMPTS", "1000", "ASTRA_MAX_ATTEMPTS=1000 is out of range: it must be from 1 to 20"),
+    ("ASTRA_MAX_MODEL_REQUESTS", "0", "ASTRA_MAX_MODEL_REQUESTS=0 is out of range: it must be at least 1"),
+])
+def test_an_environment_value_is_held_to_its_options_bounds(monkeypatch, variable, value, message):
+    """The variable is the same setting as the option: on main ASTRA_MAX_TOOL_CALLS=-3 and
+    ASTRA_MAX_ATTEMPTS=1000 were taken where --max-tool-calls -3 and --max-attempts 1000 are refused
+    (outside round 9 case 09)."""
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError) as refused:
+        Context()
+    assert str(refused.value) == message
 
 
 def test_messages_name_the_flag_that_changes_the_knob():

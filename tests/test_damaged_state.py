@@ -112,6 +112,15 @@ def test_import_of_bad_lines_is_exit_2(tmp_path):
     assert "3 bad line(s)" in stderr and "line 2" in stderr and "line 3" in stderr
 
 
+def test_import_of_a_line_nested_too_deep_is_exit_2(tmp_path):
+    """json's decoder recurses once per level: a line of 100,000 brackets was a RecursionError traceback
+    (exit 1) on main (outside round 9 case 09)."""
+    bad = tmp_path / "deep.jsonl"
+    bad.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    stderr = _no_traceback(run_cli("memory", "import", str(bad)))
+    assert "line 1: nested too deep" in stderr and "nothing imported" in stderr
+
+
 def test_export_to_a_missing_folder(tmp_path):
     target = tmp_path / "no-such-folder" / "out.jsonl"
     stderr = _no_traceback(run_cli("memory", "export", str(target)))

@@ -77,10 +77,16 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     require_memory(state, "a model turn")
     context, task = context_of(runtime), state["task"]
     name = model_name(task, context)
-    hit = check_limits(state, context, "model_requests", "tool_calls", *(("cost_usd",) if is_live(name) else ()))
+    # A live request the ledger reserved and no checkpoint saw (the process was killed while the
+    # server held it) counts before the next one is sent: caught up only after a reply, each kill
+    # in flight was one request past the limit (outside round 9 case 05).
+    lost = (ledger_catch_up(state.get("budget") or {}, context.ledger, _thread(task))
+            if is_live(name) and context.ledger is not None else {})  # no ledger: live_turn refuses below
+    seen = {**state, "budget": add_counts(state.get("budget"), lost)}
+    hit = check_limits(seen, context, "model_requests", "tool_calls", *(("cost_usd",) if is_live(name) else ()))
     if hit is not None:
         emit(task.get("run_dir"), "limit", limit=hit.limit, reason=hit.reason)
-        return {**hit.update()}
+        return {**hit.update(), **(spent(state, lost, context.session_budget_usd) if lost else {})}
     if (no_model := missing_model(task, context)) is not None:
         # A named end, not an exception: the thread finishes (not `interrupted`) and says what to pass.
         emit(task.get("run_dir"), "needs_model", reason=no_model)
@@ -96,9 +102,13 @@ def investigate(state: AgentState, runtime: Runtime[Context]) -> dict:
     return _live_investigate(state, context, name, messages)
 
 
+def _thread(task) -> str:
+    return task.get("session_id") or "unknown-thread"
+
+
 def _live_investigate(state: AgentState, context: Context, name: str, messages: list) -> dict:
     task, budget = state["task"], state.get("budget") or {}
-    thread_id = task.get("session_id") or "unknown-thread"
+    thread_id = _thread(task)
 
     def caught_up() -> dict:  # the ledger's counts for this thread, and the totals so far
         return spent(state, ledger_catch_up(budget, context.ledger, thread_id), context.session_budget_usd)

@@ -113,6 +113,8 @@ def read_records(path: Path, attempts: list[AttemptRecord] | None = None) -> tup
             records.append(as_imported(checked_id(check_diff(validate_record(data)))))
         except json.JSONDecodeError as exc:
             problems.append(f"line {number}: not JSON ({exc.msg})")
+        except RecursionError:  # json's decoder recurses once per nesting level (outside round 9 case 09)
+            problems.append(f"line {number}: nested too deep to be a record")
         except MemoryValidationError as exc:
             problems.append(f"line {number}: {exc}")
     if problems:

@@ -6,7 +6,28 @@ validate what comes back: a call that does not validate is never executed.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+ERROR_TYPE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _error_type_name(value: str) -> str:
+    """An error type is a name (``AssertionError``, ``pkg.errors.ParseError``): it is part of a stored
+    fix's id and of the filter a search uses, and a model's text in it (a newline, a forged
+    ``failing test ids:`` line) was stored as it came (outside round 9 case 10)."""
+    if not ERROR_TYPE_NAME.fullmatch(value):
+        raise ValueError("an error type is the exception's name, such as AssertionError or "
+                         "pkg.errors.ParseError: one word, no spaces or newlines")
+    return value
+
+
+def error_type_field(description: str):
+    """The ``error_type`` argument: a bounded string that is an exception's name."""
+    return Annotated[str, Field(min_length=1, max_length=200, description=description),
+                     AfterValidator(_error_type_name)]
 
 
 class ToolArgs(BaseModel):
@@ -40,4 +61,4 @@ class ApplyEditArgs(ToolArgs):
 class FinishArgs(ToolArgs):
     fix_description: str = Field(min_length=1, max_length=4000,
                                  description="what was wrong and what the edit changed, in general terms")
-    error_type: str = Field(min_length=1, max_length=200, description="the error type the failing tests showed")
+    error_type: error_type_field("the error type the failing tests showed")

@@ -31,6 +31,7 @@ from astra_memory.tools.args import (
     SearchCodeArgs,
     SearchMemoryArgs,
     ToolArgs,
+    error_type_field,
 )
 from astra_memory.workspace.files import MAX_LIST_ENTRIES, Workspace
 
@@ -67,8 +68,7 @@ class Tool:
 class DiagnosisArgs(ToolArgs):
     """``state_diagnosis``: what the model believes is wrong, before its first edit."""
 
-    error_type: str = Field(min_length=1, max_length=200,
-                            description="the error type the failing tests show, e.g. AssertionError")
+    error_type: error_type_field("the error type the failing tests show, e.g. AssertionError")
     cause: str = Field(min_length=1, max_length=600,
                        description="the root cause in one sentence, in general terms (not this project's names only)")
     files: list[Annotated[str, Field(min_length=1, max_length=500)]] = Field(

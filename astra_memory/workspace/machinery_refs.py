@@ -30,14 +30,14 @@ import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from astra_memory.workspace.pytest_tables import pytest_tables
+
 MAX_DEPTH = 3
 MAX_SCRIPT_BYTES = 200_000
 MAX_CONFTESTS = 200
 MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__",
                           "site-packages"})
-PLUGIN_CONFIGS = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("tox.ini", "pytest"),
-                  ("setup.cfg", "tool:pytest"))
 
 
 def _words(text: str) -> list[str]:
@@ -111,23 +111,20 @@ def _config_plugins(root: Path) -> list[str]:
     """``-p`` in the project's ``addopts`` (every config file pytest might read) and its ``pytest11``
     entry points."""
     names: list[str] = []
-    for file, section in PLUGIN_CONFIGS:
-        parser = configparser.ConfigParser(interpolation=None, strict=False)
-        try:
-            parser.read_string(_read(root / file) or "")
-        except configparser.Error:
-            continue
-        if parser.has_section(section):
-            names += plugin_names(_words(parser[section].get("addopts", "")))
-        if file == "setup.cfg" and parser.has_section("options.entry_points"):
-            names += _entry_point_lines(parser["options.entry_points"].get("pytest11", ""))
+    for _name, table in pytest_tables(lambda name: _read(root / name)):
+        addopts = table.get("addopts", "")
+        names += plugin_names(_words(" ".join(map(str, addopts)) if isinstance(addopts, list) else str(addopts)))
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(_read(root / "setup.cfg") or "")
+    except configparser.Error:
+        pass
+    if parser.has_section("options.entry_points"):
+        names += _entry_point_lines(parser["options.entry_points"].get("pytest11", ""))
     try:
         project = tomllib.loads(_read(root / "pyproject.toml") or "")
     except tomllib.TOMLDecodeError:
         project = {}
-    options = ((project.get("tool") or {}).get("pytest") or {}).get("ini_options") or {}
-    addopts = options.get("addopts", "") if isinstance(options, dict) else ""
-    names += plugin_names(_words(" ".join(addopts) if isinstance(addopts, list) else str(addopts)))
     entry_points = ((project.get("project") or {}).get("entry-points") or {}).get("pytest11") or {}
     if isinstance(entry_points, dict):
         names += [str(v).partition(":")[0].strip() for v in entry_points.values()]

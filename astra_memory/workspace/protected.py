@@ -42,11 +42,9 @@ confirmation (nodes/confirm.py) all ask ``ProtectedPaths.why`` and ``ProtectedPa
 
 from __future__ import annotations
 
-import configparser
 import fnmatch
 import os
 import shlex
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -61,6 +59,7 @@ from astra_memory.workspace.confined import (
 )
 from astra_memory.workspace.expected_values import expected_value_modules
 from astra_memory.workspace.machinery_refs import machinery_files
+from astra_memory.workspace.pytest_tables import pytest_tables
 
 DEFAULT_DECLARED = ("tests",)
 MACHINERY_NAMES = frozenset({
@@ -74,9 +73,6 @@ ENVIRONMENT_DIRS = frozenset({".venv", "venv", "node_modules", ".tox", ".nox"})
 PACKAGE_METADATA = (".egg-info", ".dist-info")  # pip install -e . leaves one in the project; on sys.path it is read
 TEST_DIRS = frozenset({"test", "tests"})
 TEST_FILE_PATTERNS = ("test_*.py", "*_test.py", "tests.py")  # pytest's defaults, and Django's tests.py
-# Where pytest reads ``python_files`` / ``testpaths``, in the order it looks: (file, section).
-PYTEST_CONFIGS = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", "tool.pytest.ini_options"),
-                  ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
 MAX_CONFIG_BYTES = 1_000_000
 
 
@@ -179,33 +175,11 @@ def collection_config(root: str | Path) -> tuple[tuple[str, ...], tuple[str, ...
     at ``root``; empty when the project sets none (pytest's defaults are TEST_FILE_PATTERNS). The
     first file with a pytest section counts, as for pytest; one that cannot be parsed is skipped
     (pytest itself would refuse to run with it)."""
-    for name, section in PYTEST_CONFIGS:
-        options = _pytest_options(_config_text(Path(root), name), name, section)
-        if options is not None:
-            files = tuple(_clean(w) for w in _words(options.get("python_files")) if _clean(w))
-            paths = tuple(_clean(w) for w in _words(options.get("testpaths")) if _clean(w))
-            return files, paths, name
+    for name, options in pytest_tables(lambda name: _config_text(Path(root), name)):
+        files = tuple(_clean(w) for w in _words(options.get("python_files")) if _clean(w))
+        paths = tuple(_clean(w) for w in _words(options.get("testpaths")) if _clean(w))
+        return files, paths, name
     return (), (), ""
-
-
-def _pytest_options(text: str | None, name: str, section: str) -> Mapping | None:
-    """The pytest section of one config file's text, or None (absent, no such section, unparsable)."""
-    if text is None:
-        return None
-    if name.endswith(".toml"):
-        try:
-            table: object = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
-            return None
-        for key in section.split("."):
-            table = table.get(key) if isinstance(table, dict) else None
-        return table if isinstance(table, dict) else None
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read_string(text)
-    except configparser.Error:
-        return None
-    return dict(parser[section]) if parser.has_section(section) else None
 
 
 def _glob(rel: str, pattern: str) -> bool:
