@@ -23,12 +23,11 @@ from tests.test_sqlite_search import (
 FILTERS = [{"error_type": "TypeError"}, {"error_type": "AssertionError"}, {"error_type": {"$ne": "TypeError"}}]
 
 
-def _cut_vector(store, key: str) -> None:
-    """One record's stored vectors (a fix has two: stores/mechanism.py) one float short, as a hand edit of
-    the file leaves them."""
+def _cut_vector(store, key: str, keep: str = "length(embedding) - 4") -> None:
+    """One record's stored vectors (a fix has two: stores/mechanism.py) one float short (or ``keep`` bytes
+    long), as a hand edit of the file leaves them."""
     with store._cursor(transaction=True) as cur:
-        cur.execute("UPDATE store_vectors SET embedding = substr(embedding, 1, length(embedding) - 4) WHERE key = ?",
-                    (key,))
+        cur.execute(f"UPDATE store_vectors SET embedding = substr(embedding, 1, {keep}) WHERE key = ?", (key,))
         assert cur.rowcount >= 1
 
 
@@ -79,7 +78,11 @@ def test_the_memory_names_a_fix_whose_vector_it_skips_and_a_new_store_embeds_it_
         for error_type in (None, "AssertionError"):
             assert memory.search_codebase_memory("AssertionError: assert x == 2", error_type=error_type,
                                                  min_score=-1.0) == []
-        assert f"{DIMS - 1} dimensions, not {DIMS}" in memory.damaged[fix_id]
+        assert f"{DIMS - 1} dimensions, not {DIMS} dimensions" in memory.damaged[fix_id]
+        _cut_vector(store, fix_id, keep="3")  # not a whole float32 (outside round 9 case 07: "0.75 dimensions")
+        cut = FixMemory(store)
+        assert cut.search_codebase_memory("AssertionError: assert x == 2", min_score=-1.0) == []
+        assert f"its stored vector is 3 bytes (not whole 4-byte values), not {DIMS} dimensions" in cut.damaged[fix_id]
         assert stored() == fix_id  # the same fix again: written and embedded again
         again = FixMemory(store)
         hits = again.search_codebase_memory("AssertionError: assert x == 2", error_type="AssertionError", min_score=-1.0)

@@ -139,7 +139,9 @@ class FixMemory:
         """Records whose stored vector has another length than the index's: the SQLite store's searches
         skip them (backends/sqlite/search.py); PostgreSQL's vector column cannot hold one (stores/store_needs.py)."""
         for _, key, dims in needs_of(self.store).skipped_vectors(self.namespace):
-            self.damaged[key] = (f"its stored vector has {dims:g} dimensions, not {self.store.index_config['dims']}: "
+            length = (f"has {dims:g} dimensions" if float(dims).is_integer()  # float32s: a byte count / 4
+                      else f"is {round(dims * 4)} bytes (not whole 4-byte values)")
+            self.damaged[key] = (f"its stored vector {length}, not {self.store.index_config['dims']} dimensions: "
                                  f"search skips it (storing the fix again embeds it again)")
 
     # -- search ---------------------------------------------------------------------------
