@@ -11,6 +11,7 @@ from astra_memory.bench.history import (
     BLIND_PROJECTS,
     DATA,
     DEV_PROJECTS,
+    SEEN_KEPT_APART,
     SYSTEMS,
     UNSEEN_KEPT_APART,
     changed_functions,
@@ -96,3 +97,6 @@ def test_every_vendored_history_is_there_small_with_its_licence_and_its_line():
         assert f"`{name}/{name}.bundle`" in readme, name
     assert set(UNSEEN_KEPT_APART) <= set(BLIND_PROJECTS) and not set(BLIND_PROJECTS) & set(DEV_PROJECTS)
     assert set(BLIND_GROUPS["unseen"]) == set(UNSEEN_KEPT_APART)
+    # a history whose search figures have been seen is never counted as unseen again (mistletoe and hyperlink were
+    # searched once on 2026-12-07)
+    assert {"mistletoe", "hyperlink"} <= set(SEEN_KEPT_APART) and not set(SEEN_KEPT_APART) & set(UNSEEN_KEPT_APART)

@@ -16,6 +16,9 @@ each test is one invariant a hostile git history broke, each seen failing before
 - A commit gone from a rewritten history is named, not a traceback (case 17); a commit subject's
   keys are scrubbed and its markup and escapes printed literally (cases 08, 09); a non-ASCII file
   name is a source file, a name git must quote is said so (case 10).
+- Outside the round (found judging sqlparse's history for `bench history`, issue 35): a parent whose
+  pytest configuration pytest refuses (``[pytest]`` in ``setup.cfg``) is a commit that cannot run
+  there, not a traceback that stops the learn.
 """
 
 from __future__ import annotations
@@ -98,6 +101,14 @@ def test_an_honest_fix_is_still_confirmed_with_its_parent_run_again(tmp_path):
     assert verdict.verdict == "confirmed", verdict
     assert len(verdict.runs) == 3 and "failing" in verdict.runs[2]
 
+
+
+def test_a_parent_whose_pytest_configuration_pytest_refuses_cannot_run_and_the_learn_goes_on(tmp_path):
+    refused = ("initial", {**BASE[1], "setup.cfg": "[pytest]\naddopts = -q\n"})
+    shas = history(tmp_path / "p", [refused, ("Fix add", {"calc.py": FIXED, "tests/test_add.py": ADD_TEST})])
+    verdict = judge(tmp_path / "p", shas[1], tmp_path)
+    assert verdict.verdict == "cannot_run", verdict
+    assert verdict.reason.startswith("no per-test results at its parent"), verdict.reason
 
 FLIP = ("import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n"
         "    out = yield\n    rep = out.get_result()\n    if rep.failed:\n        rep.outcome = 'passed'\n")

@@ -105,6 +105,17 @@ def test_pytest_configuration_is_searched_inside_the_folder_only(tmp_path):
                                             f"--rootdir={folder / 'tests'}", f"--confcutdir={folder / 'tests'}"]
 
 
+def test_a_configuration_pytest_refuses_is_pinned_for_pytest_to_say_so(tmp_path):
+    # sqlparse's parents of 2016 have `[pytest]` in setup.cfg: pytest's loader refuses it with fail(), which is
+    # no Exception; the search let it out and `astra-memory learn` stopped there with a traceback
+    from astra_memory.testrun.pytest_config import find_config, pinned_options
+
+    (tmp_path / "setup.cfg").write_text("[pytest]\naddopts = -q\n")
+    argv = ["python", "-m", "pytest", "-q"]
+    assert find_config(tmp_path, argv) == tmp_path / "setup.cfg"
+    assert pinned_options(tmp_path, argv)[:2] == ["-c", str(tmp_path / "setup.cfg")]
+
+
 def test_signed_results_lines_are_checked(tmp_path):
     import hashlib
     import hmac

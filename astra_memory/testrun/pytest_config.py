@@ -37,10 +37,20 @@ def _loaders() -> list[tuple[str, object]]:
     return [(name, load) for name in _NAMES] if load else []
 
 
+def _refusal() -> type[BaseException]:
+    """What pytest's ``fail()`` raises: a loader refuses a file that way (a ``[pytest]`` section in
+    ``setup.cfg``), and it is no ``Exception``."""
+    try:
+        from _pytest.outcomes import OutcomeException
+    except ImportError:
+        return Exception
+    return OutcomeException
+
+
 def _has_config(loader, path: Path) -> bool:
     try:
         return loader(path) is not None
-    except Exception:  # noqa: BLE001 - a file pytest cannot read: pytest itself will say so
+    except (Exception, _refusal()):  # noqa: BLE001 - a file pytest cannot read or refuses: pytest itself will say so
         return True
 
 
