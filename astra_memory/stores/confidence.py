@@ -27,7 +27,15 @@ The same reading orders the hits (``strength``): where the project has fixes of
 its own among the candidates, its fixes tied to this failure rank first, then its other fixes, then
 other projects' (each in the fused order): on the development histories it brought a relevant fix
 into the top 3 of 1 and 2 more queries (recall@3 0.93 -> 0.97 and 0.89 -> 0.96, two judgings of the
-same commits; docs/results.md). A search whose query
+same commits; docs/results.md). Round 4 (chosen on the nine histories, docs/results.md "What ties a fix to the failure"): a hit is
+*tied* to this failure only by what the earlier fix itself touched (``direct_tie``): the very test case it
+made pass, or a function it changed that this failure ran through (the same module and name:
+``changed_frames``; anonymous frames such as ``<listcomp>`` name no function). What two failures merely
+share (``INDIRECT``: another case of one parametrized test, a path through the same function) is shown only
+with a match by meaning at the bar, as the same-module evidence; and this project's fix without a direct
+tie is shown only when its failing tests share a test file with this failure's (``same_test_file``: tests
+are filed by what they test). On the unsearched histories most wrong hits shown had been this project's
+fixes tied by such indirect evidence. A search whose query
 names no failing test (the model's own search, a person's ``memory search`` with a few words) cannot
 have evidence: the cosine rule alone applies there too. The diagnosis search (``against="cause"``)
 is not gated here: it matches causes without the project's names (stores/mechanism.py) and has its
