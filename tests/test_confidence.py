@@ -8,6 +8,8 @@ from astra_memory.backends.sqlite.store import open_sqlite_store
 from astra_memory.cli.progress import node_detail
 from astra_memory.state import memory_result
 from astra_memory.stores.confidence import (
+    AND_MEANING,
+    ANOTHER_CASE,
     CHANGED_FUNCTION,
     MIN_COSINE_WITHOUT_EVIDENCE,
     NO_CONFIDENT_MATCH,
@@ -17,17 +19,26 @@ from astra_memory.stores.confidence import (
     SAME_MODULE,
     SAME_TEST,
     STRONG_MEANING,
+    direct_tie,
     evidence,
     function_frames,
     own_history,
+    project_tie,
     same_module,
+    same_test_file,
     strength,
 )
 from astra_memory.stores.embeddings import HashEmbeddings
 from astra_memory.stores.format import NO_RESULTS, format_hits
 from astra_memory.stores.memory import FixMemory
 from astra_memory.stores.recurrence import another_bug_of_the_project
-from astra_memory.testrun.symptoms import failing_test_names, parse_failure, symptom_query, traceback_functions
+from astra_memory.testrun.symptoms import (
+    failing_test_names,
+    failing_tests,
+    parse_failure,
+    symptom_query,
+    traceback_functions,
+)
 
 OUTCOME = "pytest passed with exit code 0 (9 passed)"
 OUTPUT = """\
@@ -73,7 +84,8 @@ def test_evidence_is_the_same_test_or_function_of_this_project_or_a_strong_meani
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: toolz.compare"}
     args = ("test:semver", failing, functions)
     assert evidence(own, 0.2, *args) == SAME_TEST
-    assert evidence(through, 0.2, *args) == SAME_FUNCTION
+    # two failures through the same function: indirect, shown with a match by meaning (round 4)
+    assert evidence(through, 0.2, *args) == "" and evidence(through, 0.5, *args) == SAME_FUNCTION + AND_MEANING
     assert evidence(neither, 0.2, *args) == ""
     changed = dict(neither, diff="--- a/semver.py\n+++ b/semver.py\n@@ -9,1 +9,1 @@ def _cmp(a, b):\n-    x\n+    y\n")
     assert evidence(changed, 0.2, *args) == CHANGED_FUNCTION  # its fix changed a function this failure went through
@@ -183,8 +195,8 @@ def test_where_the_project_has_fixes_of_its_own_they_rank_before_other_projects_
     mine = {"project_id": "test:semver", "symptom": "TypeError\nfailing tests: bump minor",
             "confirmations": confirmed_here("test:semver")}
     other = {"project_id": "test:toolz", "symptom": "AssertionError\nfailing tests: compare major\nin: compare"}
-    assert [strength(v, *args) for v in (tied, mine, other)] == [0, 1, 2]
-    assert strength(tied, None, *args[1:]) == 2  # a search for no project: every fix is another's
+    assert [strength(v, *args) for v in (tied, mine, other)] == [0, 1, 3]
+    assert strength(tied, None, *args[1:]) == 3  # a search for no project: every fix is another's
     with open_sqlite_store(tmp_path / "memory.sqlite", HashEmbeddings()) as opened:
         memory = FixMemory(opened)
         store(memory, "toolz-fix", "toolz", symptom("test_thread_last", "thread_last([1, 2], inc) == [2, 3]",
@@ -212,7 +224,7 @@ def test_a_bare_module_frame_is_no_evidence_of_the_same_function():
     through = "ValueError\nfailing tests: tz compare to None\nin: parse, parse.Parser._handle_field"
     args = ("test:parse", failing_test_names(through), traceback_functions(through))
     same = dict(module_only, symptom="ValueError\nfailing tests: numbers\nin: parse, parse.Parser._handle_field")
-    assert evidence(same, 0.2, *args) == SAME_FUNCTION and not another_bug_of_the_project(same, *args)
+    assert evidence(same, 0.5, *args) == SAME_FUNCTION + AND_MEANING and not another_bug_of_the_project(same, *args)
 
 
 def test_a_projects_own_fix_is_ranked_though_other_projects_fill_the_vector_pool(tmp_path):
@@ -229,3 +241,59 @@ def test_a_projects_own_fix_is_ranked_though_other_projects_fill_the_vector_pool
         assert "semver-fix" not in [h.record.session_id for h in everything]  # outside the vector's pool
         ranked = memory.search_codebase_memory(query, top_k=10, min_score=-1, project_id="test:semver")
         assert ranked[0].record.session_id == "semver-fix"  # its own pool: ranked, and first (strength)
+
+
+def test_the_same_function_is_the_same_name_in_the_same_module():
+    # a fix that changed `read` in span_token.py did not change block_token's `read` (every class has one)
+    query = "ValueError\nfailing tests: paragraph\nin: mistletoe.block_token.read"
+    args = ("test:m", failing_test_names(query), traceback_functions(query))
+    here = confirmed_here("test:m")
+    hunk = "@@ -9,1 +9,1 @@ def read(cls, lines):\n-    x\n+    y\n"
+    elsewhere = {"project_id": "test:m", "symptom": "TypeError\nfailing tests: emphasis", "confirmations": here,
+                 "diff": f"--- a/mistletoe/span_token.py\n+++ b/mistletoe/span_token.py\n{hunk}"}
+    assert evidence(elsewhere, 0.2, *args) == "" and project_tie(elsewhere, *args[1:]) == ""
+    here_too = dict(elsewhere, diff=f"--- a/mistletoe/block_token.py\n+++ b/mistletoe/block_token.py\n{hunk}")
+    assert evidence(here_too, 0.2, *args) == CHANGED_FUNCTION
+
+
+def test_an_anonymous_code_object_names_no_function():
+    # every comprehension of a module is `<listcomp>`: sharing one ties nothing
+    assert function_frames(frozenset({"tabulate.<listcomp>", "tabulate.tabulate", "tabulate"})) == {"tabulate.tabulate"}
+    query = "ValueError\nfailing tests: intfmt with colors\nin: tabulate.<listcomp>, tabulate"
+    args = ("test:t", failing_test_names(query), traceback_functions(query))
+    through = {"project_id": "test:t", "symptom": "TypeError\nfailing tests: blank list\nin: tabulate.<listcomp>",
+               "confirmations": confirmed_here("test:t")}
+    assert project_tie(through, *args[1:]) == "" and evidence(through, 0.6, *args) == ""
+
+
+def test_another_case_of_a_parametrized_test_is_indirect_evidence_and_the_same_case_a_tie():
+    ids = "\nfailing test ids: tests/test_dates.py::test_parse_valid_date"
+    query = "ParseError\nfailing tests: parse valid date [2007-01-01T08:00:00]" + ids
+    args = ("test:iso", failing_tests(query), traceback_functions(query))
+    here = confirmed_here("test:iso")
+    other_case = {"project_id": "test:iso", "confirmations": here,
+                  "symptom": "ParseError\nfailing tests: parse valid date [2010-07-20 15:25:52.520701+00:00]" + ids}
+    same = dict(other_case, symptom=query)
+    assert direct_tie(same, *args[1:]) == SAME_TEST and evidence(same, 0.2, *args) == SAME_TEST
+    assert direct_tie(other_case, *args[1:]) == ""
+    assert evidence(other_case, 0.2, *args) == "" and evidence(other_case, 0.5, *args) == ANOTHER_CASE + AND_MEANING
+    # the recurrence rule still keeps it: a later bug in the same code makes another case fail
+    assert project_tie(other_case, *args[1:]) == SAME_TEST
+    assert not another_bug_of_the_project(other_case, "test:iso", failing_tests(query), frozenset({"iso.parse_date"}))
+
+
+def test_a_projects_fix_from_another_test_file_needs_a_direct_tie():
+    query = "AssertionError\nfailing tests: orgtbl with sep line\nfailing test ids: test/test_output.py::test_orgtbl_with_sep_line"
+    args = ("test:t", failing_tests(query), traceback_functions(query))
+    here = confirmed_here("test:t")
+    wrap = {"project_id": "test:t", "confirmations": here,
+            "symptom": "AssertionError\nfailing tests: wrap text\nfailing test ids: test/test_textwrapper.py::test_wrap_text"}
+    assert not same_test_file(wrap, args[1]) and evidence(wrap, 0.9, *args) == ""
+    assert strength(wrap, *args) == 2
+    moved = dict(wrap, symptom="AssertionError\nfailing tests: github\nfailing test ids: tests/test_output.py::test_github")
+    assert same_test_file(moved, args[1]) and evidence(moved, 0.9, *args) == STRONG_MEANING  # the file's name
+    assert strength(moved, *args) == 1
+    unnamed = dict(wrap, symptom="AssertionError\nfailing tests: wrap text")  # no ids: cannot tell, as before
+    assert evidence(unnamed, 0.9, *args) == STRONG_MEANING
+    other = {"project_id": "test:x", "symptom": wrap["symptom"]}  # another project's fix: unchanged
+    assert evidence(other, 0.9, *args, has_own=True) == STRONG_MEANING

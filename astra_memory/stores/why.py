@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
-from astra_memory.stores.confidence import changed_functions, function_frames, stored_failing_tests
+from astra_memory.stores.confidence import changed_frames, function_frames, stored_failing_tests
 from astra_memory.testrun.same_ids import same_tests, searched_text, without_parameters
 from astra_memory.testrun.symptoms import failing_tests, traceback_functions
 
@@ -82,8 +82,7 @@ def names_shared(query: str, record) -> tuple[list[str], list[str], list[str]]:
     tests = sorted(same_tests(failing_tests(query), stored))  # the same test ids (testrun/same_ids.py)
     frames = function_frames(traceback_functions(query))  # a bare module name is no function (stores/confidence.py)
     through = {f for f in frames if f in traceback_functions(record.symptom)}
-    changed = changed_functions(record.diff or "")
-    through |= {f for f in frames if f.rsplit(".", 1)[-1] in changed}
+    through |= frames & changed_frames(record.diff or "")
     files = [p for p in record.file_paths if p and names_file(query or "", p)]
     return tests, sorted(through), sorted(files)
 

@@ -117,9 +117,12 @@ class FailingTests(frozenset):
     by name, the ids it knows them by (``ids``: name -> TestIds)."""
 
     ids: dict[str, tuple[TestId, ...]]
+    cases: dict[str, frozenset[str]]
 
-    def __new__(cls, names: Iterable[str], ids: Iterable[str] = (), humanise=None):
+    def __new__(cls, names: Iterable[str], ids: Iterable[str] = (), humanise=None,
+                cases: dict[str, frozenset[str]] | None = None):
         self = super().__new__(cls, names)
+        self.cases = dict(cases or {})
         by_name: dict[str, list[TestId]] = {}
         for text in ids:
             parsed = parse_test_id(text)

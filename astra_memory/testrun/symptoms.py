@@ -506,7 +506,11 @@ def failing_tests(symptom: str, learned: Iterable[str] = ()) -> FailingTests:
     """The failing tests a symptom names (``failing_test_names``) with the ids it knows them by: its
     ``failing test ids:`` line, else ``learned`` (a learned fix's ``learned_from.tests``, for a record
     stored before the line existed). Two are the same test by ``same_ids.same_tests``."""
-    return FailingTests(failing_test_names(symptom), listed_ids(symptom) or list(learned), humanise=test_name)
+    cases: dict[str, set[str]] = {}
+    for written in _listed(symptom, FAILING_TESTS_LABEL, ";"):
+        cases.setdefault(PARAMETERS.sub("", written).strip(), set()).add(written.strip())
+    return FailingTests(failing_test_names(symptom), listed_ids(symptom) or list(learned), humanise=test_name,
+                        cases={name: frozenset(found) for name, found in cases.items()})
 
 
 def _test_ids(failure: Failure, named: set[str], room: int) -> str:
