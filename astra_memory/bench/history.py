@@ -74,7 +74,8 @@ SEEN_KEPT_APART = ("schema", "pathspec", "tabulate", "simpleeval", "mistletoe", 
 # and hyperlink had been searched, so that the next figures are taken on histories nobody has looked at. Picked for
 # many small fix commits changing source and tests together whose tests run on Python 3.11 with the bench's
 # interpreter; their verdicts were judged ahead (learn_project, no search). tests/data/README.md says which were
-# tried and dropped.
+# tried and dropped. Searched once on 2026-12-08, after round 4 was frozen (docs/results.md, "The blind run of
+# 2026-12-08"): no longer blind; the next choice needs histories nobody has searched.
 UNSEEN_KEPT_APART = ("sqlparse", "pyjwt", "h11")
 BLIND_PROJECTS = {name: DATA / name / f"{name}.bundle" for name in (*SEEN_KEPT_APART, *UNSEEN_KEPT_APART)}
 # Projects measured together in a row of their own (beside each project and "all") by `bench history --blind`.
