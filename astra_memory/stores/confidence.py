@@ -145,14 +145,15 @@ def evidence(value: dict[str, Any], cosine: float, project_id: str | None, faili
     of its own among the candidates (``own_history``); another project's fix then needs
     ``OTHER_PROJECT_OFFSET`` more cosine."""
     mine = confirmed_in(value, project_id)
-    if mine and (tie := direct_tie(value, failing, functions)):
+    ties = project_ties(value, failing, functions) if mine else []  # read once: direct first, then indirect
+    if tie := first_direct(ties):
         return tie
     if min_cosine == float("-inf"):
         return ""
     if mine:  # this project's fix with no direct tie: most of a project's fixes look alike to its failures
         if not same_test_file(value, failing):  # another part of the project (round 4)
             return ""
-        indirect = [t for t in project_ties(value, failing, functions) if t in INDIRECT]
+        indirect = [t for t in ties if t in INDIRECT]
         if cosine >= min_cosine and indirect:
             return indirect[0] + AND_MEANING
         if cosine >= min_cosine and same_module(value, functions):
@@ -252,7 +253,12 @@ def direct_tie(value: dict[str, Any], failing: frozenset[str], functions: frozen
     the same failing test case (the test it made pass), or a function it changed that this failure ran through;
     or "". Indirect evidence (``INDIRECT``: another case of the same parametrized test, the two failures went
     through the same function) is what two failures share, not the fix (docs/results.md, round 4)."""
-    return next((t for t in project_ties(value, failing, functions) if t not in INDIRECT), "")
+    return first_direct(project_ties(value, failing, functions))
+
+
+def first_direct(ties: list[str]) -> str:
+    """The first of ``ties`` (``project_ties``) that is direct, not ``INDIRECT``; or ""."""
+    return next((t for t in ties if t not in INDIRECT), "")
 
 
 def stored_failing_tests(value: dict[str, Any]) -> frozenset[str]:
