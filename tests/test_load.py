@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import multiprocessing
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -16,7 +14,7 @@ from astra_memory.session.run import (
     scenario_task,
     start_session,
 )
-from tests.conftest import ROOT, cli_env
+from tests.conftest import cli_env, run_cli
 
 SESSIONS = 8
 
@@ -25,13 +23,13 @@ SESSIONS = 8
 def test_eight_processes_share_one_memory_and_one_checkpoint_file(settings):
     env = cli_env()
     threads = [f"load-{i}" for i in range(SESSIONS)]
-    procs = [subprocess.Popen([sys.executable, "-m", "astra_memory", "run", ("alpha", "beta")[i % 2],
-                               "--thread-id", tid, "--json"], cwd=ROOT, env=env, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i, tid in enumerate(threads)]
-    outputs = [p.communicate(timeout=600) for p in procs]
-    failed = {tid: err[-3000:] for tid, p, (_, err) in zip(threads, procs, outputs, strict=True) if p.returncode}
+    # All eight at once, each a process of its own (forked from the warm launcher: tests/cli_launcher.py).
+    with ThreadPoolExecutor(SESSIONS) as pool:
+        done = list(pool.map(lambda i: run_cli("run", ("alpha", "beta")[i % 2], "--thread-id", threads[i], "--json",
+                                               env=env, timeout=600), range(SESSIONS)))
+    failed = {tid: p.stderr[-3000:] for tid, p in zip(threads, done, strict=True) if p.returncode}
     assert not failed, failed
-    assert not any("locked" in out + err for out, err in outputs)
+    assert not any("locked" in p.stdout + p.stderr for p in done)
     with open_agent(settings) as agent:
         records = list(agent.memory.iter_records())
         # One record per fix (alpha's, beta's), each session among its confirmations exactly once.

@@ -14,13 +14,14 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from astra_memory.session.run import list_threads, open_agent, resume_session
 from astra_memory.settings import Settings
 from astra_memory.stores.memory import FIX_INDEX
-from tests.conftest import ROOT, cli_env
+from tests.conftest import ROOT, cli_env, run_cli
 
 WORKERS = 16
 CRASHED = 4  # the last four workers are killed mid-session
@@ -44,18 +45,19 @@ def test_sixteen_processes_share_one_postgres_memory_and_checkpoints(pg_server, 
     env = cli_env(ASTRA_DATABASE_URL=pg_url, ASTRA_EMBEDDINGS="hash", ASTRA_DATABASE_POOL_SIZE="2", ASTRA_REPLAY="0")
     threads = [f"pg-load-{i:02d}" for i in range(WORKERS)]
     started = time.monotonic()
-    procs = []
-    for i, tid in enumerate(threads):
+
+    def worker(i: int) -> subprocess.CompletedProcess:  # a process of its own, forked from the warm launcher
         worker_env = {**env, "ASTRA_CRASH_AT": "edit:applied"} if i >= WORKERS - CRASHED else env
-        procs.append(subprocess.Popen([sys.executable, "-m", "astra_memory", "run", ("alpha", "beta")[i % 2],
-                                       "--thread-id", tid, "--json"], cwd=ROOT, env=worker_env, text=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE))
-    outputs = [p.communicate(timeout=300) for p in procs]
-    codes = [p.returncode for p in procs]
+        return run_cli("run", ("alpha", "beta")[i % 2], "--thread-id", threads[i], "--json", env=worker_env,
+                       timeout=300)
+
+    with ThreadPoolExecutor(WORKERS) as pool:  # all sixteen at once
+        done = list(pool.map(worker, range(WORKERS)))
+    codes = [p.returncode for p in done]
     assert codes == [0] * (WORKERS - CRASHED) + [-signal.SIGKILL] * CRASHED, (
-        [e[-1500:] for _, e in outputs], pg_server.log_tail())
-    for out, _ in outputs[:WORKERS - CRASHED]:
-        assert json.loads(out)["status"] == "fixed"
+        [p.stderr[-1500:] for p in done], pg_server.log_tail())
+    for p in done[:WORKERS - CRASHED]:
+        assert json.loads(p.stdout)["status"] == "fixed"
 
     crashed = threads[WORKERS - CRASHED:]
     resumer = subprocess.run([sys.executable, "-c", RESUMER, *crashed], cwd=ROOT, env=env, text=True,
