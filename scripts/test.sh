@@ -11,6 +11,10 @@ bash scripts/setup.sh --torch  # the tests compare the shipped ONNX model with P
 VENV="${ASTRA_VENV:-.venv}"
 # Lint first (rules in pyproject.toml [tool.ruff.lint]; ruff is pinned in requirements.txt): a finding fails the suite.
 "$VENV/bin/python" -m ruff check .
+# Python writes the bytecode of what the tests import (setup.sh compiles the product's dependencies, not the torch
+# extra's large trees): where the shell sets PYTHONDONTWRITEBYTECODE, each of the suite's processes that imports
+# PyTorch or transformers would compile them again.
+unset PYTHONDONTWRITEBYTECODE
 set +e
 WORKERS="${ASTRA_TEST_WORKERS:-$("$VENV/bin/python" -c 'import os; print((os.cpu_count() or 1) + 1)')}"
 "$VENV/bin/python" -m pytest -q -n "$WORKERS" --dist loadfile --no-loadscope-reorder "$@"
