@@ -31,6 +31,12 @@ FORMS = [
     ("transitive", {"conftest.py": "from a import *\n", "a.py": "from b import *\n", "b.py": "Z = 3\n"}, "b.py"),
     ("src layout", {"conftest.py": "from app.testing import *\n", "src/app/__init__.py": "",
                     "src/app/testing.py": "W = 4\n"}, "src/app/testing.py"),
+    ("a hook that calls a plainly imported module", {
+        "conftest.py": "import support\n\n\ndef pytest_runtest_makereport(item, call):\n    return support.report(item, call)\n",
+        "support.py": "def report(item, call):\n    return None\n"}, "support.py"),
+    ("a hook that calls a name imported from a module", {
+        "tests/conftest.py": "from tests.decide import outcome\n\n\ndef pytest_collection_modifyitems(items):\n    outcome(items)\n",
+        "tests/__init__.py": "", "tests/decide.py": "def outcome(items):\n    pass\n"}, "tests/decide.py"),
     ("a plugin's own star import", {"pytest.ini": "[pytest]\naddopts = -p plug\n", "plug.py": "from more import *\n",
                                     "more.py": "V = 5\n"}, "more.py"),
 ]

@@ -11,10 +11,13 @@ A module counts when the conftest or plugin, at its top level,
 - imports a ``pytest_*`` name from it (``from M import pytest_runtest_makereport``), or binds one
   to an attribute of it (``pytest_runtest_setup = M.setup``),
 - imports a name that ``M`` defines as a fixture (a function under a ``fixture`` decorator),
+- names it (or a name imported from it) inside one of its own ``pytest_*`` hooks: what a hook calls
+  decides as much as the hook,
 
 and, transitively, what such a module takes the same way (up to ``MAX_DEPTH``). A plain ``import M``
-or ``from M import helper`` of the code under test does not count: that is how a conftest builds its
-fixtures, and making the project's source read-only would refuse every fix.
+or ``from M import helper`` of the code under test, used by the conftest's fixtures, does not count:
+that is how a conftest builds its fixtures, and making the project's source read-only would refuse
+every fix (so a fixture that calls into such a module to change the code under test is not covered).
 
 Read from the pre-session snapshot like the rest of workspace/machinery_refs.py.
 """
@@ -48,7 +51,7 @@ def _taken_from(root: Path, module: str, read: Reader) -> Iterator[str]:
     tree = _parse(read(root / module))
     if tree is None:
         return
-    imported: dict[str, str] = {}  # a name bound by ``import M`` -> the file of M
+    bound: dict[str, str] = {}  # a name an import binds -> the file it comes from
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
             source = _module_file(root, module, node.module, node.level)
@@ -57,18 +60,24 @@ def _taken_from(root: Path, module: str, read: Reader) -> Iterator[str]:
             names = [alias.name for alias in node.names]
             if "*" in names or any(n.startswith("pytest_") for n in names) or _fixtures(read(root / source)) & set(names):
                 yield source
+            bound.update({alias.asname or alias.name: source for alias in node.names if alias.name != "*"})
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 source = _module_file(root, module, alias.name, 0)
                 if source is not None:
-                    imported[alias.asname or alias.name.partition(".")[0]] = source
-        elif isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id.startswith("pytest_") for t in node.targets):
-            base = node.value
-            while isinstance(base, ast.Attribute):
-                base = base.value
-            if isinstance(base, ast.Name) and base.id in imported:
-                yield imported[base.id]
+                    bound[alias.asname or alias.name.partition(".")[0]] = source
+    for node in tree.body:
+        if _is_hook(node):
+            yield from dict.fromkeys(bound[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in bound)
+
+
+def _is_hook(node: ast.stmt) -> bool:
+    """A ``pytest_*`` hook the module defines, or binds (``pytest_runtest_setup = M.setup``): what it
+    calls decides as much as it does."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.name.startswith("pytest_")
+    return isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.startswith("pytest_")
+                                                 for t in node.targets)
 
 
 def _module_file(root: Path, importer: str, name: str | None, level: int) -> str | None:
