@@ -18,12 +18,12 @@ scenario's ``cohort``: ``design`` or ``held-out``), by which the bench also spli
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from astra_memory.errors import AstraError
+from astra_memory.json_lines import BadLine, json_line
 
 SHIPPED_CASES = Path(__file__).resolve().parent / "cases" / "corpus.jsonl"
 # Development cases written by hand for the noise real suites add (ANSI colour, cut summary
@@ -56,16 +56,14 @@ class CaseFileError(AstraError):
 def json_objects(path: Path) -> Iterator[tuple[str, dict]]:
     """``(where, object)`` for every non-blank line of a JSON-lines file; a line that is not a JSON
     object raises CaseFileError naming it (``where`` = ``path:line``)."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
         where = f"{path}:{number}"
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CaseFileError(f"{where}: not JSON ({exc.msg})") from None
-        if not isinstance(data, dict):
-            raise CaseFileError(f"{where}: expected a JSON object")
+            data = json_line(raw)
+        except BadLine as exc:
+            raise CaseFileError(f"{where}: {exc}") from None
+        if data is None:
+            continue
         yield where, data
 
 

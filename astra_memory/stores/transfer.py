@@ -20,7 +20,6 @@ Imported memory is untrusted until this installation confirms it (DESIGN.md, tru
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from functools import reduce
 from pathlib import Path
@@ -28,6 +27,7 @@ from pathlib import Path
 from langgraph.store.base import GetOp, PutOp
 
 from astra_memory.errors import MemoryValidationError
+from astra_memory.json_lines import BadLine, json_line
 from astra_memory.stores.attempt_record import AttemptRecord
 from astra_memory.stores.attempt_transfer import (
     imported_attempt,
@@ -97,24 +97,15 @@ def read_records(path: Path, attempts: list[AttemptRecord] | None = None) -> tup
             problems.append(f"line {number}: {len(raw)} bytes; a record line is at most {MAX_LINE_BYTES}")
             continue
         try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append(f"line {number}: not UTF-8 text (byte {exc.start + 1})")
-            continue
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise MemoryValidationError("a line must be one JSON object")
+            data = json_line(raw)
+            if data is None:
+                continue
             if is_attempt_line(data) and attempts is not None:
                 attempts.append(imported_attempt(data))
                 continue
             records.append(as_imported(checked_id(check_diff(validate_record(data)))))
-        except json.JSONDecodeError as exc:
-            problems.append(f"line {number}: not JSON ({exc.msg})")
-        except RecursionError:  # json's decoder recurses once per nesting level (outside round 9 case 09)
-            problems.append(f"line {number}: nested too deep to be a record")
+        except BadLine as exc:
+            problems.append(f"line {number}: {exc}")
         except MemoryValidationError as exc:
             problems.append(f"line {number}: {exc}")
     if problems:

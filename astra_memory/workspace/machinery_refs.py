@@ -8,7 +8,8 @@ they decide whether the tests pass, so workspace/protected.py makes them read-on
   project), which an editable install of the project loads into every run. ``-p
   app.plugin`` names ``app/plugin.py`` (or the package ``app/plugin/``), under the project folder
   or its ``src/``. A plugin's hooks can answer every test as passed with its id unchanged, so its
-  module is machinery even when it lives beside the source.
+  module is machinery even when it lives beside the source. So is a module a conftest or a plugin
+  takes hooks or fixtures from by importing them (workspace/conftest_imports.py).
 - **what a command's script runs**: a script the test command names (``bash ci/test.sh``) that
   names further files of the workspace (``python ci/check.py``, ``. ci/env.sh``, ``-c
   ci/pytest.ini``), transitively, up to ``MAX_DEPTH`` scripts deep. A word counts when it is a
@@ -30,6 +31,7 @@ import tomllib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from astra_memory.workspace.conftest_imports import hook_sources
 from astra_memory.workspace.pytest_tables import pytest_tables
 
 MAX_DEPTH = 3
@@ -156,17 +158,22 @@ def _entry_point_lines(text: str) -> list[str]:
     return [line.partition("=")[2].partition(":")[0].strip() for line in text.splitlines() if "=" in line]
 
 
-def _conftest_plugins(root: Path) -> list[str]:
-    """The names ``pytest_plugins`` lists at the top level of every ``conftest.py`` of the project."""
-    names: list[str] = []
-    seen = 0
+def _conftests(root: Path) -> list[str]:
+    """Every ``conftest.py`` of the project (relative paths), at most ``MAX_CONFTESTS``."""
+    found: list[str] = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS]
-        if "conftest.py" not in files or seen >= MAX_CONFTESTS:
-            continue
-        seen += 1
+        if "conftest.py" in files and len(found) < MAX_CONFTESTS:
+            found.append((Path(folder) / "conftest.py").relative_to(root).as_posix())
+    return found
+
+
+def _conftest_plugins(root: Path, conftests: list[str]) -> list[str]:
+    """The names ``pytest_plugins`` lists at the top level of the project's ``conftest.py`` files."""
+    names: list[str] = []
+    for conftest in conftests:
         try:
-            tree = ast.parse(_read(Path(folder) / "conftest.py") or "")
+            tree = ast.parse(_read(root / conftest) or "")
         except (SyntaxError, ValueError):
             continue
         for node in tree.body:
@@ -203,8 +210,10 @@ def machinery_files(root: str | Path, test_command: str | None) -> tuple[str, ..
     configuration name as something that runs the tests (see the module's text)."""
     root = Path(root).resolve()
     found = _named_files(root, _words(test_command or ""))
-    for name in (*_config_plugins(root), *_conftest_plugins(root)):
+    conftests = _conftests(root)
+    for name in (*_config_plugins(root), *_conftest_plugins(root, conftests)):
         found += module_files(root, name)
+    found += hook_sources(root, [*conftests, *(f for f in found if f.endswith(".py"))], _read)
     scripts, depth = [f for f in found if not f.endswith(".py")], 0
     while scripts and depth < MAX_DEPTH:
         named = [rel for script in scripts for rel in _named_files(root, _words(_read(root / script) or ""))]

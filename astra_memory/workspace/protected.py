@@ -262,8 +262,8 @@ class ProtectedPaths:
             return (f"{rel} is test data: the tests that ran when the session started import it, it defines no "
                     "function or class and no other module imports it (their expected values)")
         if folded in (m.casefold() for m in self.machinery):
-            return (f"{rel} is test machinery: a pytest plugin of the project, or a file the test command's "
-                    "scripts run")
+            return (f"{rel} is test machinery: a pytest plugin of the project (or a module a conftest or "
+                    "plugin takes hooks or fixtures from), or a file the test command's scripts run")
         return None
 
     def why_changed(self, rel: str, before: str, after: str) -> str | None:
