@@ -71,6 +71,17 @@ def _stop(server: subprocess.Popen, folder: str) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def attached(argv: list[str]) -> list[str]:
+    """A command line that runs ``python -m astra_memory ARGV`` forked from this process's warm launcher on
+    the streams, environment and folder it is started with (tests/cli_attach.py hands them over and ends as
+    the command ends); a cold ``python -m astra_memory ARGV`` when the launcher is turned off. For commands
+    a client starts itself and talks to on their pipes (an MCP stdio server)."""
+    path = _socket_path()
+    if path is None:
+        return [sys.executable, "-m", "astra_memory", *argv]
+    return [sys.executable, "-S", "-E", str(Path(__file__).with_name("cli_attach.py")), path, *argv]
+
+
 def run(argv: list[str], *, env: dict[str, str], cwd: Path, timeout: float) -> subprocess.CompletedProcess:
     """``subprocess.run([sys.executable, "-m", "astra_memory", *argv], capture_output=True, text=True, ...)``."""
     args = [sys.executable, "-m", "astra_memory", *argv]
@@ -116,11 +127,17 @@ def _serve(path: str, ready: str) -> dict:
         if os.fork() == 0:
             listener.close()
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            request = json.loads(conn.makefile("r").readline())
+            # An attached command (tests/cli_attach.py) sends its streams with its first byte.
+            first, fds, _, _ = socket.recv_fds(conn, 1, 3)
+            request = json.loads(first + conn.makefile("rb").readline())
+            if fds:
+                request["fds"] = fds
             pid = os.fork()
             if pid == 0:
                 conn.close()
                 return request
+            for fd in fds:  # the command's now: its pipes end when it does
+                os.close(fd)
             conn.sendall(json.dumps({"pid": pid}).encode() + b"\n")
             _, status = os.waitpid(pid, 0)
             conn.sendall(json.dumps({"status": status}).encode() + b"\n")
@@ -153,10 +170,15 @@ def _become(request: dict, sigint) -> None:
     sys.path.insert(0, os.getcwd())  # as -m puts it
     signal.signal(signal.SIGINT, sigint)
     random.seed()  # not the launcher's sequence
-    for fd, name, flags in ((0, os.devnull, os.O_RDONLY), (1, request["stdout"], os.O_WRONLY | os.O_CREAT),
-                            (2, request["stderr"], os.O_WRONLY | os.O_CREAT)):
-        opened = os.open(name, flags, 0o600)
+    if "fds" in request:  # an attached command: the streams it was started with
+        opened_fds = request["fds"]
+    else:
+        opened_fds = [os.open(name, flags, 0o600) for name, flags in (
+            (os.devnull, os.O_RDONLY), (request["stdout"], os.O_WRONLY | os.O_CREAT),
+            (request["stderr"], os.O_WRONLY | os.O_CREAT))]
+    for fd, opened in enumerate(opened_fds):
         os.dup2(opened, fd)
+    for opened in set(opened_fds) - {0, 1, 2}:
         os.close(opened)
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
     sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))

@@ -1,5 +1,5 @@
 """The breaks of outside round 5 (evals/attack/round5/REPORT.md) against `astra-memory mcp`, each
-through the SDK's own client and the installed command: the workspace swapped for a link after
+through the SDK's own client and `astra-memory mcp` (tests/test_mcp_server.py `stdio`): the workspace swapped for a link after
 begin_fix (03), a path that is no folder (11), secrets in the caller's words (12), a reverted try
 that made the right fix unstorable (19), and a server killed inside finish_fix (20)."""
 
@@ -13,18 +13,15 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 from tests.helpers import PROJECT_TESTS
 from tests.test_mcp_server import (
     CAUSE,
-    COMMAND,
     DESCRIPTION,
     call,
     fix,
     memory_ids,
     project_copy,
-    server_env,
     stdio,
 )
 
@@ -127,8 +124,7 @@ def test_a_try_undone_before_the_right_fix_does_not_make_it_unstorable(tmp_path)
 
 def test_a_server_killed_inside_finish_fix_finishes_the_session_on_the_next_call(tmp_path):
     workspace = project_copy(tmp_path, "corsgate")
-    killer = StdioServerParameters(command=COMMAND, args=["mcp", "--allow", str(tmp_path)],
-                                   env={**server_env(), "ASTRA_CRASH_AT": "confirm:copied"})
+    killer = stdio(tmp_path, ASTRA_CRASH_AT="confirm:copied")
 
     async def killed() -> str:
         async with Client(stdio(tmp_path)) as client:

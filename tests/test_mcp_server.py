@@ -1,7 +1,8 @@
 """`astra-memory mcp` driven by the official `mcp` SDK's own client, over stdio and streamable HTTP.
 
-The server is the installed command in a subprocess, on this test's data folder; the client is the
-SDK's ``Client``. What the calling agent may do is edit the workspace: a source fix is stored only
+The server is ``astra-memory mcp`` in a process of its own on this test's data folder, forked from the
+worker's warm launcher on the pipes the client starts it with (tests/cli_launcher.py ``attached``; the
+installed command itself serves tests/test_mcp_docs.py); the client is the SDK's ``Client``. What the calling agent may do is edit the workspace: a source fix is stored only
 after the graph's test, confirm and store nodes ran; a test file edited, a conftest planted or the
 tests made to skip get the change refused (or not passing), and nothing is stored.
 """
@@ -12,7 +13,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,10 +22,11 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from astra_memory.scenarios import load_scenario
+from tests.cli_launcher import attached
+from tests.conftest import run_cli
 from tests.helpers import PROJECT_TESTS
 
 ROOT = Path(__file__).resolve().parent.parent
-COMMAND = str(Path(sys.executable).parent / "astra-memory")
 ALPHA = load_scenario("alpha")
 BROKEN = '    return [origin for origin in raw.split(",") if origin]'
 FIXED = '    return [origin.strip() for origin in raw.split(",") if origin.strip()]'
@@ -44,8 +45,9 @@ def server_env() -> dict[str, str]:
     return {k: os.environ[k] for k in keep if k in os.environ}
 
 
-def stdio(allow: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=COMMAND, args=["mcp", "--allow", str(allow)], env=server_env())
+def stdio(allow: Path, **extra: str) -> StdioServerParameters:
+    command, *args = attached(["mcp", "--allow", str(allow)])
+    return StdioServerParameters(command=command, args=args, env={**server_env(), **extra})
 
 
 async def call(client: Client, tool: str, **args) -> dict:
@@ -56,8 +58,8 @@ async def call(client: Client, tool: str, **args) -> dict:
 
 
 def memory_ids() -> list[str]:
-    out = subprocess.run([COMMAND, "memory", "list", "--json"], capture_output=True, text=True, env=server_env(),
-                         timeout=120, check=True)
+    out = run_cli("memory", "list", "--json", env=server_env(), timeout=120)
+    assert out.returncode == 0, out.stderr
     return [r["memory_id"] for r in json.loads(out.stdout)]
 
 
@@ -157,8 +159,7 @@ def test_a_server_restart_between_begin_fix_and_finish_fix_changes_nothing(tmp_p
     session = anyio.run(begin)  # that server process has exited
     fix(workspace)
     # Our own agent does not take the client's turn: `resume` refuses the thread, and leaves it as it was.
-    resumed = subprocess.run([COMMAND, "resume", session], capture_output=True, text=True, env=server_env(),
-                             timeout=120)
+    resumed = run_cli("resume", session, env=server_env(), timeout=120)
     assert resumed.returncode == 2 and "finish_fix" in resumed.stderr, resumed.stderr
 
     async def finish() -> dict:
@@ -179,7 +180,7 @@ def free_port() -> int:
 def test_streamable_http_serves_the_same_tools_and_sessions(tmp_path):
     workspace = project_copy(tmp_path, "corsgate")
     port = free_port()
-    server = subprocess.Popen([COMMAND, "mcp", "--http", str(port), "--allow", str(tmp_path)], env=server_env(),
+    server = subprocess.Popen(attached(["mcp", "--http", str(port), "--allow", str(tmp_path)]), env=server_env(),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
@@ -215,7 +216,8 @@ def test_a_workspace_under_a_root_the_client_declares_is_accepted_without_allow(
         return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=(tmp_path / "declared").as_uri())])
 
     async def session() -> None:
-        params = StdioServerParameters(command=COMMAND, args=["mcp"], env=server_env())
+        command, *args = attached(["mcp"])
+        params = StdioServerParameters(command=command, args=args, env=server_env())
         async with Client(params, list_roots_callback=roots) as client:
             begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             assert begun.get("status") == "open", begun
