@@ -175,3 +175,16 @@ def test_every_stored_field_and_the_logs_of_a_session_are_scrubbed(agent, settin
         assert secret not in sent, secret
         assert secret not in json.dumps([r["output"] for r in final["test_runs"]] + [final["failure"],
                                          final["task"]["prompt"], final["edits"]], default=str)
+
+
+def test_remembered_results_are_the_worked_out_ones_and_the_memo_is_bounded():
+    from astra_memory.redact import MEMO_MAX_CHARS, MEMO_TEXTS, _remembered, scrub_once
+
+    texts = ["api_key = 'sk-proj-" + "a1B2" * 12 + "'", "nothing secret here", "password: hunter2hunter2"]
+    assert [scrub(t) for t in texts] == [scrub(t) for t in texts] == [scrub_once(t) for t in texts]
+    assert scrub(texts[0]) != texts[0]
+    held = _remembered.cache_info().currsize
+    long_text = "x" * MEMO_MAX_CHARS + " token=ghp_" + "A1b2C3d4" * 5
+    assert scrub(long_text) == scrub_once(long_text) != long_text
+    assert _remembered.cache_info().currsize == held  # a longer text is worked out each time, not held
+    assert _remembered.cache_info().maxsize == MEMO_TEXTS
