@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from astra_memory.context import Context
 from astra_memory.errors import ConfirmedFixGateError, MemoryGateError
 from astra_memory.events import read_events
+from astra_memory.models.untrusted import MAX_ARGS_CHARS
 from astra_memory.nodes.edit import edit
 from astra_memory.nodes.investigate import investigate
 from astra_memory.nodes.store import store
@@ -158,13 +159,15 @@ def test_prompt_injection_in_memory_reaches_the_model_only_as_quoted_data(agent,
     assert final["status"] == "fixed" and agent.memory.count() == 2  # its own confirmed fix, nothing else
 
 
-def test_a_symlink_out_of_the_workspace_and_a_50mb_write_are_refused(agent, settings, tmp_path):
+def test_a_symlink_out_of_the_workspace_and_an_oversized_write_are_refused(agent, settings, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("outside")
+    # Just past the arguments' limit (about 1 MB): the scripted model's replies are part of the task, which every
+    # checkpoint holds (50 MB here wrote 1.2 GB of checkpoints); a live reply is bounded apart (models/live.py).
     task = task_with_script(settings, "t-symlink-big", [
         ALPHA_DIAGNOSIS, call("read_file", path="app/escape.txt"),
         call("apply_edit", path="app/escape.txt", old_text="outside", new_text="pwned"),
-        call("apply_edit", path="app/settings.py", old_text="import os", new_text="X = '" + "x" * 50_000_000 + "'"),
+        call("apply_edit", path="app/settings.py", old_text="import os", new_text="X = '" + "x" * MAX_ARGS_CHARS + "'"),
         ALPHA_FIX, FINISH])
     (Path(task["workspace"]) / "app" / "escape.txt").symlink_to(secret)
     final = start_session(agent, task)
