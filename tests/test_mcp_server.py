@@ -45,8 +45,9 @@ def server_env() -> dict[str, str]:
     return {k: os.environ[k] for k in keep if k in os.environ}
 
 
-def stdio(allow: Path, **extra: str) -> StdioServerParameters:
-    command, *args = attached(["mcp", "--allow", str(allow)])
+def stdio(allow: Path | None, **extra: str) -> StdioServerParameters:
+    """The server on stdio, allowed ``allow`` (None: only the roots its client declares)."""
+    command, *args = attached(["mcp", *(["--allow", str(allow)] if allow is not None else [])])
     return StdioServerParameters(command=command, args=args, env={**server_env(), **extra})
 
 
@@ -216,9 +217,7 @@ def test_a_workspace_under_a_root_the_client_declares_is_accepted_without_allow(
         return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=(tmp_path / "declared").as_uri())])
 
     async def session() -> None:
-        command, *args = attached(["mcp"])
-        params = StdioServerParameters(command=command, args=args, env=server_env())
-        async with Client(params, list_roots_callback=roots) as client:
+        async with Client(stdio(None), list_roots_callback=roots) as client:
             begun = await call(client, "begin_fix", workspace=str(workspace), test_command=PROJECT_TESTS)
             assert begun.get("status") == "open", begun
             other = project_copy(tmp_path / "undeclared", "corsgate")

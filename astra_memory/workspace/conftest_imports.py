@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 
 MAX_DEPTH = 4
@@ -39,16 +40,17 @@ def hook_sources(root: Path, modules: list[str], read: Reader) -> list[str]:
     hooks or fixtures from, transitively; ``read`` gives a file's text (None: not read)."""
     found: list[str] = []
     todo, depth = list(modules), 0
+    parsed = cache(lambda path: _parse(read(path)))  # a module imported by several is read and parsed once
     while todo and depth < MAX_DEPTH:
-        named = [rel for module in todo for rel in _taken_from(root, module, read)]
+        named = [rel for module in todo for rel in _taken_from(root, module, parsed)]
         todo = [rel for rel in dict.fromkeys(named) if rel not in found and rel not in modules]
         found += todo
         depth += 1
     return found
 
 
-def _taken_from(root: Path, module: str, read: Reader) -> Iterator[str]:
-    tree = _parse(read(root / module))
+def _taken_from(root: Path, module: str, parsed: Callable[[Path], ast.Module | None]) -> Iterator[str]:
+    tree = parsed(root / module)
     if tree is None:
         return
     bound: dict[str, str] = {}  # a name an import binds -> the file it comes from
@@ -58,7 +60,7 @@ def _taken_from(root: Path, module: str, read: Reader) -> Iterator[str]:
             if source is None:
                 continue
             names = [alias.name for alias in node.names]
-            if "*" in names or any(n.startswith("pytest_") for n in names) or _fixtures(read(root / source)) & set(names):
+            if "*" in names or any(n.startswith("pytest_") for n in names) or _fixtures(parsed(root / source)) & set(names):
                 yield source
             bound.update({alias.asname or alias.name: source for alias in node.names if alias.name != "*"})
         elif isinstance(node, ast.Import):
@@ -104,8 +106,7 @@ def _module_file(root: Path, importer: str, name: str | None, level: int) -> str
     return None
 
 
-def _fixtures(text: str | None) -> set[str]:
-    tree = _parse(text)
+def _fixtures(tree: ast.Module | None) -> set[str]:
     if tree is None:
         return set()
     return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
